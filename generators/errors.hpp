@@ -1,0 +1,84 @@
+// errors.hpp — the errors a generator or a layout reports, each its own type.
+//
+// Generators throw rather than return codes because Twitter's Snowflake does ("Clock moved
+// backwards. Refusing to generate id for N milliseconds") and because every caller — CLI,
+// bench, chaos node — must count a refusal, never mistake it for an ID.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace idbench {
+
+// Base of everything idbench throws on purpose; `what()` is a message for a person.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A layout (preset or spec string) that cannot be used. `code` names the rule it breaks.
+class LayoutError : public Error {
+ public:
+  enum class Code {
+    malformed_spec,
+    unknown_preset,
+    too_many_bits,
+    zero_width_field,
+    zero_unit,
+    epoch_in_future,
+    node_out_of_range,
+  };
+  LayoutError(Code code, const std::string& message) : Error(message), code_(code) {}
+  Code code() const { return code_; }
+
+ private:
+  Code code_;
+};
+
+// Base of the refusals a clock-regression policy produces at run time.
+class ClockError : public Error {
+ public:
+  using Error::Error;
+};
+
+// `refuse`: the clock is behind the last issued tick.
+class ClockMovedBackwards : public ClockError {
+ public:
+  explicit ClockMovedBackwards(std::int64_t behind_ms);
+  std::int64_t behind_ms() const { return behind_ms_; }
+
+ private:
+  std::int64_t behind_ms_;
+};
+
+// `bounded-wait`: the clock did not catch up within the bound.
+class WaitBoundExceeded : public ClockError {
+ public:
+  WaitBoundExceeded(std::int64_t behind_ms, std::int64_t bound_ms);
+  std::int64_t behind_ms() const { return behind_ms_; }
+
+ private:
+  std::int64_t behind_ms_;
+};
+
+// `borrow`: issuing would run further ahead of the clock than the bound allows.
+class BorrowLimitExceeded : public ClockError {
+ public:
+  BorrowLimitExceeded(std::int64_t ahead_ms, std::int64_t bound_ms);
+};
+
+// The clock is outside the layout's representable range: before its epoch, or past its
+// lifetime. Never wrapped: a wrapped timestamp re-issues IDs from decades ago.
+class EpochExhausted : public ClockError {
+ public:
+  using ClockError::ClockError;
+};
+
+// A node id the layout cannot hold, or a per-thread slot beyond the node range.
+class NodeError : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace idbench

@@ -1,0 +1,293 @@
+#include "generators/layout.hpp"
+
+#include <fmt/format.h>
+#include <time.h>
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+
+#include "generators/clock.hpp"
+#include "generators/errors.hpp"
+
+namespace idbench {
+namespace {
+
+using Code = LayoutError::Code;
+
+// Presets, as their owners publish them (BRIEF §1).
+constexpr Layout::Preset kPresets[] = {
+    {"twitter", "ts=41,node=5+5,seq=12,epoch=1288834974657",
+     "Twitter Snowflake 2010: 41-bit ms since twepoch, 5-bit datacenter + 5-bit worker, 12-bit seq"},
+    {"snowflake", "ts=41,node=10,seq=12,epoch=1288834974657",
+     "Snowflake as Twitter's README draws it: 41-bit ms, 10-bit machine, 12-bit seq"},
+    {"discord", "spare=0,ts=42,node=5+5,seq=12,epoch=1420070400000",
+     "Discord: 42-bit ms since 2015-01-01, 5-bit worker, 5-bit process, 12-bit increment"},
+    {"sonyflake", "ts=39,node=16,seq=8,unit=10ms,low=node,epoch=1735689600000",
+     "Sonyflake v2: 39 bits of 10 ms since 2025-01-01, 8-bit seq, 16-bit machine lowest"},
+    {"baidu", "ts=28,node=22,seq=13,unit=1s,epoch=1463702400000",
+     "Baidu uid-generator: 28-bit s since 2016-05-20, 22-bit worker, 13-bit seq"},
+    // A bench layout whose 20-bit sequence (1,048,576 per ms, ~1 G IDs/s) is never the limit,
+    // so throughput measures synchronisation, not the format. 38 bits of ms from 2026-01-01
+    // last until 2034-09; 4 node bits give thread-local its 16 per-thread node ids.
+    {"wide", "ts=38,node=4,seq=20,epoch=1767225600000",
+     "bench layout: 38-bit ms since 2026-01-01, 4-bit node, 20-bit seq (cap ~1 G IDs/s)"},
+};
+
+// Named part labels for presets; a custom spec's parts are "node" or "node0"/"node1".
+std::vector<NodePart> name_parts(std::string_view preset, std::vector<NodePart> parts) {
+  if (preset == "twitter") {
+    parts[0].name = "datacenter";
+    parts[1].name = "worker";
+  } else if (preset == "discord") {
+    parts[0].name = "worker";
+    parts[1].name = "process";
+  } else if (preset == "snowflake" || preset == "sonyflake") {
+    parts[0].name = "machine";
+  } else if (preset == "baidu") {
+    parts[0].name = "worker";
+  }
+  return parts;
+}
+
+[[noreturn]] void malformed(std::string_view spec, std::string_view why) {
+  throw LayoutError(Code::malformed_spec,
+                    fmt::format("layout '{}': {}; expected a preset ({}) or a spec like "
+                                "ts=41,node=5+5,seq=12[,unit=1ms|10ms|1s][,epoch=UNIX_MS]",
+                                spec, why, [] {
+                                  std::string names;
+                                  for (const auto& p : kPresets) {
+                                    if (!names.empty()) names += ", ";
+                                    names += p.name;
+                                  }
+                                  return names;
+                                }()));
+}
+
+std::int64_t parse_int(std::string_view spec, std::string_view key, std::string_view text) {
+  std::int64_t value = 0;
+  const auto* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc{} || ptr != end || text.empty()) {
+    malformed(spec, fmt::format("{}={} is not a whole number", key, text));
+  }
+  return value;
+}
+
+int parse_bits(std::string_view spec, std::string_view key, std::string_view text) {
+  const std::int64_t bits = parse_int(spec, key, text);
+  if (bits < 0 || bits > 64) malformed(spec, fmt::format("{}={} is not a bit count", key, text));
+  return static_cast<int>(bits);
+}
+
+std::int64_t parse_unit(std::string_view spec, std::string_view text) {
+  std::int64_t scale = 1;
+  std::string_view digits = text;
+  if (text.ends_with("ms")) {
+    digits.remove_suffix(2);
+  } else if (text.ends_with("s")) {
+    digits.remove_suffix(1);
+    scale = 1000;
+  } else {
+    malformed(spec, fmt::format("unit={} needs a suffix ms or s", text));
+  }
+  return parse_int(spec, "unit", digits) * scale;
+}
+
+LayoutSpec parse_spec(std::string_view text) {
+  LayoutSpec spec;
+  bool seen_ts = false, seen_node = false, seen_seq = false;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view item = text.substr(start, comma - start);
+    start = comma + 1;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos) malformed(text, fmt::format("'{}' is not key=value", item));
+    const std::string_view key = item.substr(0, eq);
+    const std::string_view value = item.substr(eq + 1);
+    if (key == "ts") {
+      spec.ts_bits = parse_bits(text, key, value);
+      seen_ts = true;
+    } else if (key == "seq") {
+      spec.seq_bits = parse_bits(text, key, value);
+      seen_seq = true;
+    } else if (key == "node") {
+      const std::size_t plus = value.find('+');
+      if (plus == std::string_view::npos) {
+        spec.node = {{"node", parse_bits(text, key, value)}};
+      } else {
+        spec.node = {{"node0", parse_bits(text, key, value.substr(0, plus))},
+                     {"node1", parse_bits(text, key, value.substr(plus + 1))}};
+      }
+      seen_node = true;
+    } else if (key == "unit") {
+      spec.unit_ms = parse_unit(text, value);
+    } else if (key == "epoch") {
+      spec.epoch_unix_ms = parse_int(text, key, value);
+    } else if (key == "spare") {
+      const std::int64_t spare = parse_int(text, key, value);
+      if (spare != 0 && spare != 1) malformed(text, "spare must be 0 or 1");
+      spec.spare_bit = spare == 1;
+    } else if (key == "low") {
+      if (value != "seq" && value != "node") malformed(text, "low must be seq or node");
+      spec.node_in_low_bits = value == "node";
+    } else {
+      malformed(text, fmt::format("unknown key '{}'", key));
+    }
+  }
+  if (!seen_ts || !seen_node || !seen_seq) malformed(text, "ts, node and seq are all required");
+  return spec;
+}
+
+std::string unit_text(std::int64_t unit_ms) {
+  return unit_ms % 1000 == 0 ? fmt::format("{}s", unit_ms / 1000) : fmt::format("{}ms", unit_ms);
+}
+
+}  // namespace
+
+std::span<const Layout::Preset> Layout::presets() { return kPresets; }
+
+Layout Layout::parse(std::string_view text) { return parse(text, wall_clock()->wall_ms()); }
+
+Layout Layout::parse(std::string_view text, std::int64_t now_unix_ms) {
+  for (const auto& preset : kPresets) {
+    if (text == preset.name) {
+      LayoutSpec spec = parse_spec(preset.spec);
+      spec.name = std::string(preset.name);
+      spec.node = name_parts(preset.name, std::move(spec.node));
+      return from_spec(std::move(spec), now_unix_ms);
+    }
+  }
+  if (text.find('=') == std::string_view::npos) {
+    malformed(text, "no such preset");
+  }
+  return from_spec(parse_spec(text), now_unix_ms);
+}
+
+Layout Layout::from_spec(LayoutSpec spec, std::int64_t now_unix_ms) {
+  const auto zero = [&](std::string_view field) {
+    throw LayoutError(Code::zero_width_field,
+                      fmt::format("layout '{}': the {} field has 0 bits; every field needs at "
+                                  "least one",
+                                  spec.name, field));
+  };
+  if (spec.ts_bits == 0) zero("ts");
+  if (spec.seq_bits == 0) zero("seq");
+  if (spec.node.empty()) zero("node");
+  for (const auto& part : spec.node) {
+    if (part.bits == 0) zero(part.name);
+  }
+  int total = spec.ts_bits + spec.seq_bits;
+  for (const auto& part : spec.node) total += part.bits;
+  const int room = spec.spare_bit ? 63 : 64;
+  if (total > room) {
+    throw LayoutError(
+        Code::too_many_bits,
+        fmt::format("layout '{}' needs {} bits but only {} fit in 64 bits{}", spec.name, total,
+                    room, spec.spare_bit ? " beside the spare sign bit (spare=0 drops it)" : ""));
+  }
+  if (spec.unit_ms <= 0) {
+    throw LayoutError(Code::zero_unit,
+                      fmt::format("layout '{}': the time unit must be positive", spec.name));
+  }
+  if (spec.epoch_unix_ms > now_unix_ms) {
+    throw LayoutError(Code::epoch_in_future,
+                      fmt::format("layout '{}': epoch {} ({}) is in the future", spec.name,
+                                  spec.epoch_unix_ms, format_utc_ms(spec.epoch_unix_ms)));
+  }
+  return Layout(std::move(spec));
+}
+
+std::string Layout::spec() const {
+  std::string node;
+  for (const auto& part : spec_.node) {
+    if (!node.empty()) node += '+';
+    node += fmt::format("{}", part.bits);
+  }
+  return fmt::format("{}ts={},node={},seq={},unit={},{}epoch={}", spec_.spare_bit ? "" : "spare=0,",
+                     spec_.ts_bits, node, spec_.seq_bits, unit_text(spec_.unit_ms),
+                     spec_.node_in_low_bits ? "low=node," : "", spec_.epoch_unix_ms);
+}
+
+int Layout::node_bits() const {
+  int bits = 0;
+  for (const auto& part : spec_.node) bits += part.bits;
+  return bits;
+}
+
+void Layout::check_node(std::uint64_t node) const {
+  if (node > max_node()) {
+    throw LayoutError(Code::node_out_of_range,
+                      fmt::format("node id {} does not fit layout '{}': its {}-bit node field "
+                                  "holds 0..{}",
+                                  node, name(), node_bits(), max_node()));
+  }
+}
+
+std::uint64_t Layout::encode(const LayoutFields& f) const {
+  const auto tick = static_cast<std::uint64_t>(f.tick);
+  const int nb = node_bits();
+  const int sb = spec_.seq_bits;
+  if (spec_.node_in_low_bits) return tick << (sb + nb) | f.seq << nb | f.node;
+  return tick << (nb + sb) | f.node << sb | f.seq;
+}
+
+LayoutFields Layout::decode(std::uint64_t id) const {
+  const int nb = node_bits();
+  const int sb = spec_.seq_bits;
+  LayoutFields f;
+  if (spec_.node_in_low_bits) {
+    f.node = id & max_node();
+    f.seq = (id >> nb) & max_seq();
+  } else {
+    f.seq = id & max_seq();
+    f.node = (id >> sb) & max_node();
+  }
+  // Bits above ts (the spare bit, if set) are not part of the tick: a decoder shows what
+  // the layout means, and `encode(decode(id)) == id` holds for every ID the layout issues.
+  f.tick = static_cast<std::int64_t>((id >> (nb + sb)) & mask(spec_.ts_bits));
+  return f;
+}
+
+std::vector<std::uint64_t> Layout::split_node(std::uint64_t node) const {
+  std::vector<std::uint64_t> parts(spec_.node.size());
+  for (std::size_t i = spec_.node.size(); i-- > 0;) {
+    parts[i] = node & mask(spec_.node[i].bits);
+    node >>= spec_.node[i].bits;
+  }
+  return parts;
+}
+
+std::int64_t Layout::tick_of_unix_ms(std::int64_t unix_ms) const {
+  return Clock::floor_div(unix_ms - spec_.epoch_unix_ms, spec_.unit_ms);
+}
+
+std::int64_t Layout::unix_ms_of_tick(std::int64_t tick) const {
+  return spec_.epoch_unix_ms + tick * spec_.unit_ms;
+}
+
+std::int64_t Layout::last_unix_ms() const {
+  // Computed in long double: a wide custom layout (ts=62, unit=1s) outlives int64 ms, and
+  // then "forever" is the honest answer.
+  const long double last = static_cast<long double>(spec_.epoch_unix_ms) +
+                           (static_cast<long double>(max_tick()) + 1) * spec_.unit_ms - 1;
+  constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
+  return last >= static_cast<long double>(kMax) ? kMax : static_cast<std::int64_t>(last);
+}
+
+double Layout::cap_per_second() const {
+  return (static_cast<double>(max_seq()) + 1) * 1000.0 / static_cast<double>(spec_.unit_ms);
+}
+
+std::string format_utc_ms(std::int64_t unix_ms) {
+  const std::int64_t secs = Clock::floor_div(unix_ms, 1000);
+  const std::int64_t ms = unix_ms - secs * 1000;
+  const time_t t = static_cast<time_t>(secs);
+  tm utc{};
+  if (gmtime_r(&t, &utc) == nullptr) return fmt::format("(unix ms {})", unix_ms);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", utc.tm_year + 1900,
+                     utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, ms);
+}
+
+}  // namespace idbench

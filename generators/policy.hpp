@@ -1,0 +1,50 @@
+// policy.hpp — what a time-based generator does when the wall clock is behind the last tick
+// it issued from. The five policies found in the field (BRIEF §2), as a small value type:
+//
+//   refuse        throw ClockMovedBackwards carrying the ms (Twitter, Baidu Default).
+//   wait          spin until the clock reaches the last tick again (Twitter's README, DCE).
+//   bounded-wait  wait at most `bound_ms` (default 5 ms, as Meituan Leaf), else fail.
+//   borrow        keep issuing from the last tick; on sequence overflow move the tick one
+//                 ahead; fail rather than run more than `bound_ms` (default 1 s) ahead of the
+//                 clock (Sonyflake, TSID, PostgreSQL 18 uuidv7()).
+//   unsafe        reset the sequence at the current tick and carry on (libuuid's v7, Twitter
+//                 issue #6). It issues duplicates after a backward step; it exists so the
+//                 harness can prove it catches them.
+//
+// Text form, as the CLI takes it: `NAME` or `NAME:BOUND_MS`, e.g. `bounded-wait:10`.
+//
+// Thread safety: a plain value.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace idbench {
+
+enum class PolicyKind { refuse, wait, bounded_wait, borrow, unsafe };
+
+struct Policy {
+  PolicyKind kind = PolicyKind::refuse;
+  // bounded_wait: longest wait; borrow: how far ahead of the clock; unused otherwise.
+  std::int64_t bound_ms = 0;
+
+  // Throws idbench::Error with the list of policies on an unknown name or a bad bound.
+  static Policy parse(std::string_view text);
+  static Policy of(PolicyKind kind);  // with the default bound
+  std::string name() const;           // the parseable text form
+  // Every policy but `unsafe` promises that one generator never issues an ID twice.
+  bool promises_uniqueness() const { return kind != PolicyKind::unsafe; }
+  bool operator==(const Policy&) const = default;
+};
+
+struct PolicyInfo {
+  PolicyKind kind;
+  std::string_view name;
+  std::int64_t default_bound_ms;
+  std::string_view summary;
+};
+std::span<const PolicyInfo> policy_catalog();
+
+}  // namespace idbench

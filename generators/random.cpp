@@ -1,0 +1,75 @@
+#include "generators/random.hpp"
+
+#include <pthread.h>
+#include <sys/random.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace idbench {
+namespace {
+
+// Bumped in every forked child. Relaxed: the child handler runs in the only thread the child
+// has, before any code of the child can read it.
+std::atomic<std::uint64_t> fork_generation{0};
+
+void on_fork_child() { fork_generation.fetch_add(1, std::memory_order_relaxed); }
+
+const bool fork_handler_installed = [] {
+  pthread_atfork(nullptr, nullptr, on_fork_child);
+  return true;
+}();
+
+struct RandomBuffer {
+  static constexpr std::size_t kBytes = 4096;
+  std::array<std::uint8_t, kBytes> bytes;
+  std::size_t used = kBytes;
+  std::uint64_t generation = 0;
+
+  void refill() {
+    std::size_t filled = 0;
+    while (filled < kBytes) {
+      const ssize_t n = getrandom(bytes.data() + filled, kBytes - filled, 0);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        throw std::runtime_error(std::string("getrandom failed: ") + std::strerror(errno));
+      }
+      filled += static_cast<std::size_t>(n);
+    }
+    used = 0;
+    generation = fork_generation.load(std::memory_order_relaxed);
+  }
+};
+
+thread_local RandomBuffer buffer;
+
+}  // namespace
+
+void fill_random(void* out, std::size_t n) {
+  (void)fork_handler_installed;
+  auto* dst = static_cast<std::uint8_t*>(out);
+  if (buffer.generation != fork_generation.load(std::memory_order_relaxed)) {
+    buffer.used = RandomBuffer::kBytes;  // inherited across fork: never reuse
+  }
+  while (n > 0) {
+    if (buffer.used == RandomBuffer::kBytes) buffer.refill();
+    const std::size_t take = std::min(n, RandomBuffer::kBytes - buffer.used);
+    std::memcpy(dst, buffer.bytes.data() + buffer.used, take);
+    // Bytes handed out are wiped, so a core dump or a later fork cannot replay them.
+    std::memset(buffer.bytes.data() + buffer.used, 0, take);
+    buffer.used += take;
+    dst += take;
+    n -= take;
+  }
+}
+
+std::uint64_t random_u64() {
+  std::uint64_t v;
+  fill_random(&v, sizeof v);
+  return v;
+}
+
+}  // namespace idbench

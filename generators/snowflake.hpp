@@ -1,0 +1,39 @@
+// snowflake.hpp — what the three Snowflake variants (mutex, cas, thread-local) share: the
+// layout, node and policy they were built with, and the SequenceSpace their state lives in.
+// They differ only in where the (tick, seq) state lives and how it is synchronised.
+//
+// Thread safety: immutable after construction.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "generators/generator.hpp"
+#include "generators/sequencer.hpp"
+
+namespace idbench {
+
+// The state space of a layout: ticks of its unit since its epoch, seq up to its width.
+SequenceSpace space_of(const Layout& layout);
+
+// The state a generator starts from: none, or the persisted high-water mark's tick with its
+// sequence used up, so the first ID comes from a later tick.
+TickState initial_state(const GeneratorOptions& opts, const SequenceSpace& space);
+
+struct SnowflakeConfig {
+  explicit SnowflakeConfig(const GeneratorOptions& opts);
+
+  std::uint64_t encode(const TickState& s, std::uint64_t node) const {
+    return layout.encode({s.tick, node, s.seq});
+  }
+  std::string format() const;
+
+  Layout layout;
+  Policy policy;
+  std::uint64_t node;
+  std::shared_ptr<Clock> clock;
+  SequenceSpace space;
+  TickState initial;
+};
+
+}  // namespace idbench

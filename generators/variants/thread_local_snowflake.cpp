@@ -1,0 +1,152 @@
+// thread-local — per-thread Snowflake state: no shared write on the hot path.
+//
+// Disjoint ID spaces: each thread that calls next() claims a *slot*, and slot i issues with
+// node id `node + i`. So a process with T threads consumes T node ids of the layout (on
+// `twitter`, 1,024 node ids are then shared by fewer processes), and in exchange each thread
+// has the full sequence space: T threads can reach T × the format cap of one node.
+//
+// A slot keeps its (tick, seq) state when its thread exits and is handed to the next thread
+// that needs one, so a reused node id continues where it stopped instead of restarting the
+// sequence inside a tick it already issued from (which would duplicate IDs).
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "generators/registry.hpp"
+#include "generators/snowflake.hpp"
+
+namespace idbench {
+namespace {
+
+// One thread's state. Aligned to its own cache line to avoid false sharing between threads.
+struct alignas(64) Slot {
+  TickState state;
+  std::uint64_t node = 0;
+};
+static_assert(sizeof(Slot) == 64);
+
+// Owns the slots; shared with the threads holding them so a thread that outlives the
+// generator can still hand its slot back.
+class SlotPool {
+ public:
+  SlotPool(std::uint64_t first_node, std::uint64_t max_node, TickState initial)
+      : first_node_(first_node), max_node_(max_node), initial_(initial) {}
+
+  // The mutex hands a slot from one thread to the next: the releasing thread's unlock
+  // happens-before the claiming thread's lock, so the slot's state is seen whole.
+  Slot* claim() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!free_.empty()) {
+      Slot* slot = free_.back();
+      free_.pop_back();
+      return slot;
+    }
+    const std::uint64_t node = first_node_ + slots_.size();
+    if (node > max_node_) {
+      throw NodeError(fmt::format(
+          "thread-local: {} threads need node ids {}..{}, beyond the layout's last node id {}",
+          slots_.size() + 1, first_node_, node, max_node_));
+    }
+    slots_.push_back(std::make_unique<Slot>());
+    slots_.back()->state = initial_;
+    slots_.back()->node = node;
+    return slots_.back().get();
+  }
+  void release(Slot* slot) {
+    std::lock_guard<std::mutex> lock(mu_);
+    free_.push_back(slot);
+  }
+
+ private:
+  const std::uint64_t first_node_;
+  const std::uint64_t max_node_;
+  const TickState initial_;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<Slot>> slots_;  // guarded by mu_
+  std::vector<Slot*> free_;                   // guarded by mu_
+};
+
+// The slots this thread holds, one per live generator it has used; returned at thread exit.
+struct HeldSlots {
+  struct Held {
+    std::uint64_t generator_serial;
+    std::shared_ptr<SlotPool> pool;
+    Slot* slot;
+  };
+  std::vector<Held> held;
+  ~HeldSlots() {
+    for (auto& h : held) h.pool->release(h.slot);
+  }
+};
+thread_local HeldSlots held_slots;
+
+std::atomic<std::uint64_t> next_serial{1};
+
+class ThreadLocalSnowflake {
+ public:
+  using id_type = std::uint64_t;
+  explicit ThreadLocalSnowflake(const GeneratorOptions& opts)
+      : cfg_(opts),
+        serial_(next_serial.fetch_add(1, std::memory_order_relaxed)),
+        pool_(std::make_shared<SlotPool>(cfg_.node, cfg_.layout.max_node(), cfg_.initial)) {}
+
+  ~ThreadLocalSnowflake() {
+    // Slots this thread holds for this generator go back now; other threads' entries keep the
+    // pool alive and are dropped when those threads exit.
+    std::erase_if(held_slots.held, [&](const HeldSlots::Held& h) {
+      if (h.generator_serial != serial_) return false;
+      h.pool->release(h.slot);
+      return true;
+    });
+  }
+
+  std::uint64_t next() {
+    Slot& slot = my_slot();
+    const TickState issued = advance(
+        *cfg_.clock, cfg_.policy, cfg_.space, [&] { return slot.state; },
+        [&](TickState, TickState next) {
+          slot.state = next;
+          return true;
+        },
+        [] { return std::uint64_t{0}; });
+    return cfg_.encode(issued, slot.node);
+  }
+  std::string format() const {
+    return cfg_.format() + fmt::format(" (thread i uses node {}+i)", cfg_.node);
+  }
+
+ private:
+  Slot& my_slot() {
+    // One generator per thread is the common case: check the last one used first.
+    thread_local std::uint64_t cached_serial = 0;
+    thread_local Slot* cached_slot = nullptr;
+    if (cached_serial == serial_) return *cached_slot;
+    Slot* slot = nullptr;
+    for (const auto& h : held_slots.held) {
+      if (h.generator_serial == serial_) slot = h.slot;
+    }
+    if (slot == nullptr) {
+      slot = pool_->claim();
+      held_slots.held.push_back({serial_, pool_, slot});
+    }
+    cached_serial = serial_;
+    cached_slot = slot;
+    return *slot;
+  }
+
+  const SnowflakeConfig cfg_;
+  const std::uint64_t serial_;  // never reused, unlike an address
+  std::shared_ptr<SlotPool> pool_;
+};
+
+}  // namespace
+
+Variant describe_thread_local() {
+  return {"thread-local",
+          "Snowflake state per thread, thread i issuing as node+i: no shared write per ID",
+          IdWidth::bits64, true, true, factory_of<ThreadLocalSnowflake>()};
+}
+
+}  // namespace idbench
