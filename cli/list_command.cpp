@@ -1,0 +1,31 @@
+// idbench list — what can be chosen: variants, layouts, policies.
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "generators/layout.hpp"
+#include "generators/policy.hpp"
+#include "generators/registry.hpp"
+
+namespace idbench::cli {
+
+void add_list_command(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand("list", "List variants, layouts and policies, one a line");
+  cmd->callback([] {
+    fmt::print("variants:\n");
+    for (const auto& v : variants()) {
+      fmt::print("  {:<15} {:<8} {}\n", v.name,
+                 v.width == IdWidth::bits64 ? "64-bit" : "128-bit", v.summary);
+    }
+    fmt::print("layouts (--layout NAME, or a spec ts=B,node=B[+B],seq=B[,unit=..][,epoch=..]):\n");
+    for (const auto& p : Layout::presets()) {
+      const Layout layout = Layout::parse(p.name);
+      fmt::print("  {:<10} {:<48} lasts until {}, cap {:.0f} IDs/s per node\n", p.name,
+                 layout.spec(), format_utc_ms(layout.last_unix_ms()).substr(0, 10),
+                 layout.cap_per_second());
+    }
+    fmt::print("policies (--policy NAME[:BOUND_MS], time-based variants):\n");
+    for (const auto& p : policy_catalog()) fmt::print("  {:<13} {}\n", p.name, p.summary);
+  });
+}
+
+}  // namespace idbench::cli

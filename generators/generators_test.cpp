@@ -1,0 +1,217 @@
+// Every registered variant through the erased interface: the contracts the harness relies on.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <latch>
+#include <set>
+#include <thread>
+
+#include "generators/errors.hpp"
+#include "generators/random.hpp"
+#include "generators/registry.hpp"
+
+namespace idbench {
+namespace {
+
+constexpr std::int64_t kStartMs = 1'790'000'000'000;
+
+GeneratorOptions manual_options(const std::shared_ptr<ManualClock>& clock,
+                                PolicyKind policy = PolicyKind::refuse) {
+  GeneratorOptions o;
+  o.layout = Layout::parse("twitter", kStartMs);
+  o.policy = Policy::of(policy);
+  o.clock = clock;
+  return o;
+}
+
+TEST(Registry, NamesEveryVariantOnce) {
+  std::set<std::string_view> names;
+  for (const auto& v : variants()) EXPECT_TRUE(names.insert(v.name).second) << v.name;
+  EXPECT_EQ(names.size(), 8u);
+  EXPECT_EQ(find_variant("nope"), nullptr);
+  EXPECT_THROW(make_generator("nope", GeneratorOptions{}), Error);
+}
+
+TEST(Registry, EveryVariantIssuesUniqueAscendingIdsFromOneThread) {
+  for (const auto& v : variants()) {
+    auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+    auto gen = make_generator(v.name, manual_options(clock));
+    EXPECT_EQ(gen->name(), v.name);
+    std::vector<Id> ids;
+    for (int i = 0; i < 20'000; ++i) {
+      ids.push_back(gen->next());
+      if (i % 1000 == 0) clock->advance_ms(1);
+    }
+    const bool ordered = v.name != "uuidv4" && v.name != "uuidv7-random" && v.name != "ticket-pair";
+    if (ordered) {
+      EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end())) << v.name;
+    }
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end()) << v.name;
+  }
+}
+
+TEST(Snowflake, SequenceOverflowWaitsForTheNextMillisecond) {
+  for (std::string_view name : {"mutex", "cas", "thread-local"}) {
+    auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+    auto opts = manual_options(clock);
+    auto gen = make_generator(name, opts);
+    Id last;
+    for (int i = 0; i < 4097; ++i) last = gen->next();
+    const LayoutFields f = opts.layout.decode(last.lo);
+    EXPECT_EQ(opts.layout.unix_ms_of_tick(f.tick), kStartMs + 1) << name;
+    EXPECT_EQ(f.seq, 0u) << name;
+  }
+}
+
+TEST(Snowflake, EveryTimeBasedVariantRefusesABackwardStep) {
+  for (const auto& v : variants()) {
+    if (!v.time_based) continue;
+    auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+    auto gen = make_generator(v.name, manual_options(clock));
+    gen->next();
+    clock->step_wall_ms(-200);
+    try {
+      gen->next();
+      FAIL() << v.name;
+    } catch (const ClockMovedBackwards& e) {
+      EXPECT_EQ(e.behind_ms(), 200) << v.name;
+    }
+  }
+}
+
+TEST(Snowflake, UnsafeReissuesIdsAfterABackwardStep) {
+  for (std::string_view name : {"mutex", "cas", "thread-local"}) {
+    auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+    auto gen = make_generator(name, manual_options(clock, PolicyKind::unsafe));
+    const Id first = gen->next();
+    clock->step_wall_ms(+5);
+    gen->next();
+    clock->step_wall_ms(-5);
+    EXPECT_EQ(gen->next(), first) << name;
+  }
+}
+
+TEST(Snowflake, EpochExhaustionRefusesNamingTheLastDate) {
+  auto clock = std::make_shared<ManualClock>(4'000'000'000'000LL * 1'000'000);  // year 2096
+  auto gen = make_generator("cas", manual_options(clock));
+  try {
+    gen->next();
+    FAIL();
+  } catch (const EpochExhausted& e) {
+    EXPECT_NE(std::string(e.what()).find("2080-07-10"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Snowflake, ResumingFromAHighWaterMarkRefusesUntilTheClockPassesIt) {
+  auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+  auto opts = manual_options(clock);
+  opts.resume_after_unix_ms = kStartMs + 50;  // the last run issued up to here
+  auto gen = make_generator("mutex", opts);
+  EXPECT_THROW(gen->next(), ClockMovedBackwards);
+  clock->advance_ms(51);
+  EXPECT_NO_THROW(gen->next());
+}
+
+TEST(ThreadLocal, EachThreadIssuesAsItsOwnNode) {
+  auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+  auto opts = manual_options(clock);
+  opts.node = 10;
+  auto gen = make_generator("thread-local", opts);
+  std::set<std::uint64_t> nodes;
+  for (int t = 0; t < 3; ++t) {
+    std::uint64_t id = 0;
+    std::thread([&] { id = gen->next().lo; }).join();
+    nodes.insert(opts.layout.decode(id).node);
+  }
+  // Slots are reused after a thread exits, so sequential threads share node 10.
+  EXPECT_EQ(nodes, (std::set<std::uint64_t>{10}));
+  std::uint64_t a = 0, b = 0;
+  std::latch both(2);
+  std::thread ta([&] { a = gen->next().lo; both.arrive_and_wait(); });
+  std::thread tb([&] { b = gen->next().lo; both.arrive_and_wait(); });
+  ta.join();
+  tb.join();
+  EXPECT_NE(opts.layout.decode(a).node, opts.layout.decode(b).node);
+}
+
+TEST(ThreadLocal, RunningOutOfNodeIdsIsAnError) {
+  auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+  auto opts = manual_options(clock);
+  opts.node = 1023;  // the last node id: room for one thread only
+  auto gen = make_generator("thread-local", opts);
+  gen->next();
+  bool threw = false;
+  std::thread other([&] {
+    try {
+      gen->next();
+    } catch (const NodeError&) {
+      threw = true;
+    }
+  });
+  other.join();
+  EXPECT_TRUE(threw);
+}
+
+TEST(Uuid, VersionAndVariantBitsAreSet) {
+  auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+  for (auto [name, version] : {std::pair{"uuidv7", 7}, {"uuidv7-random", 7}, {"uuidv4", 4}}) {
+    auto gen = make_generator(name, manual_options(clock));
+    const Uuid u = gen->next().to_uuid();
+    EXPECT_EQ(u.version(), version) << name;
+    EXPECT_EQ(u.bytes[8] >> 6, 0b10) << name;
+    if (version == 7) {
+      EXPECT_EQ(u.v7_unix_ms(), static_cast<std::uint64_t>(kStartMs)) << name;
+    }
+  }
+}
+
+TEST(Random, AForkedChildDoesNotReplayTheParentsBuffer) {
+  random_u64();  // fill this thread's buffer before forking
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const std::uint64_t v = random_u64();
+    (void)!write(pipe_fds[1], &v, sizeof v);
+    _exit(0);
+  }
+  const std::uint64_t parent = random_u64();
+  std::uint64_t child = 0;
+  ASSERT_EQ(read(pipe_fds[0], &child, sizeof child), static_cast<ssize_t>(sizeof child));
+  waitpid(pid, nullptr, 0);
+  close(pipe_fds[0]);
+  close(pipe_fds[1]);
+  EXPECT_NE(parent, child);
+}
+
+TEST(Concurrency, SharedGeneratorsStayUniqueAcrossThreads) {
+  for (std::string_view name :
+       {"mutex", "cas", "thread-local", "uuidv7", "auto-increment", "ticket-pair"}) {
+    auto gen = make_generator(name, GeneratorOptions{});
+    constexpr int kThreads = 4;
+    constexpr int kPerThread = 20'000;
+    std::vector<std::vector<Id>> ids(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < kPerThread; ++i) ids[t].push_back(gen->next());
+      });
+    }
+    for (auto& th : threads) th.join();
+    std::vector<Id> all;
+    for (auto& v : ids) {
+      if (name != "ticket-pair") {
+        EXPECT_TRUE(std::is_sorted(v.begin(), v.end())) << name;
+      }
+      all.insert(all.end(), v.begin(), v.end());
+    }
+    std::sort(all.begin(), all.end());
+    EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end()) << name;
+  }
+}
+
+}  // namespace
+}  // namespace idbench
