@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# idbench — the two commands:
+#   ./run.sh        install what is missing, build, run the default suite, write the report
+#   ./run.sh test   install what is missing, build, run every test through ctest (and the
+#                   ThreadSanitizer and AddressSanitizer+UBSan runs)
+# Other commands: bench [--full] | locality | chaos | report | compare BASE NEW | smoke | build
+set -euo pipefail
+cd "$(dirname "$0")"
+root=$PWD
+build=$root/build
+bin=$build/bin
+latest=$root/reports/latest
+jobs=2
+started=$(date +%s)
+
+say() { printf '\n==> [%s +%ss] %s\n' "$(date +%H:%M:%S)" "$(($(date +%s) - started))" "$*" >&2; }
+die() { printf 'run.sh: %s\n' "$*" >&2; exit 2; }
+
+# Debian packages, by what needs them. Build and test need all of `build_packages`.
+build_packages=(cmake ninja-build g++ git libfmt-dev libcli11-dev nlohmann-json3-dev
+  libgtest-dev librapidcheck-dev libbenchmark-dev libboost-dev uuid-dev libsqlite3-dev
+  faketime libfaketime)
+engine_packages=(mariadb-server postgresql postgresql-contrib)
+report_packages=(python3-matplotlib python3-scipy libbenchmark-tools)
+
+ensure_packages() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    printf 'run.sh: missing Debian packages: %s\n  install them with: sudo apt-get install %s\n' \
+      "${missing[*]}" "${missing[*]}" >&2
+    exit 2
+  fi
+  say "installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! apt-get install -y --no-install-recommends "${missing[@]}" >/tmp/idbench-apt.log 2>&1; then
+    apt-get update >>/tmp/idbench-apt.log 2>&1
+    apt-get install -y --no-install-recommends "${missing[@]}" >>/tmp/idbench-apt.log 2>&1 ||
+      { tail -20 /tmp/idbench-apt.log >&2; die "apt-get install failed (log: /tmp/idbench-apt.log)"; }
+  fi
+}
+
+configure_and_build() {  # preset [target]
+  local preset=$1 target=${2:-all}
+  say "building ($preset, target $target)"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset" --target "$target" -- -j"$jobs"
+}
+
+# Runs a part of the suite; its failure is reported but does not stop the parts after it,
+# and never removes what earlier parts wrote.
+failed_parts=()
+part() {  # name command...
+  local name=$1
+  shift
+  say "$name"
+  if ! "$@"; then
+    failed_parts+=("$name")
+    echo "run.sh: $name failed; continuing with the rest" >&2
+  fi
+}
+
+smoke() {
+  # A generate + check run of every variant, with its figures: one file per thread, so order
+  # violations are counted per thread (unordered variants show many; that is their nature).
+  local tmp
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' RETURN
+  local variants
+  variants=$("$bin/idbench" list | awk '/^variants:/{on=1;next} /^[a-z]/{on=0} on{print $1}')
+  local n i=0
+  n=$(echo "$variants" | wc -w)
+  for v in $variants; do
+    i=$((i + 1))
+    printf '[%d/%d] %-15s ' "$i" "$n" "$v" >&2
+    local figures
+    figures=$("$bin/idbench" generate --variant "$v" --threads 2 --count 2000000 \
+      --out-dir "$tmp" 2>&1) || { echo "$figures" >&2; return 1; }
+    printf '%s | ' "$(echo "$figures" | head -1 | sed 's/^[^:]*: //')" >&2
+    "$bin/idbench" check "$tmp"/thread-*.txt >&2 || return 1
+  done
+}
+
+run_tests() {
+  ensure_packages "${build_packages[@]}" "${engine_packages[@]}"
+  configure_and_build release
+  say "ctest (release)"
+  ctest --preset release
+  if [ "${IDBENCH_SKIP_SANITIZERS:-0}" = 1 ]; then
+    say "sanitizer runs skipped (IDBENCH_SKIP_SANITIZERS=1)"
+    return 0
+  fi
+  configure_and_build tsan concurrent_tests
+  say "ctest under ThreadSanitizer (concurrent tests)"
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest --preset tsan
+  configure_and_build asan
+  say "ctest under AddressSanitizer + UndefinedBehaviorSanitizer"
+  ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1" \
+    ctest --preset asan
+}
+
+cmd=${1:-all}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  test)
+    run_tests
+    ;;
+  build)
+    ensure_packages "${build_packages[@]}"
+    configure_and_build release
+    ;;
+  smoke)
+    ensure_packages "${build_packages[@]}"
+    configure_and_build release
+    smoke
+    ;;
+  bench)
+    ensure_packages "${build_packages[@]}"
+    configure_and_build release
+    mkdir -p "$latest"
+    [ -x bench/run_bench.sh ] || die "bench/run_bench.sh is missing"
+    bench/run_bench.sh "$bin" "$latest/bench.json" "$@"
+    ;;
+  locality)
+    ensure_packages "${build_packages[@]}" "${engine_packages[@]}"
+    configure_and_build release
+    mkdir -p "$latest"
+    [ -x bench/locality/run_locality.sh ] || die "bench/locality/run_locality.sh is missing"
+    bench/locality/run_locality.sh "$bin" "$latest/locality.json" "$@"
+    ;;
+  chaos)
+    ensure_packages "${build_packages[@]}"
+    configure_and_build release
+    mkdir -p "$latest"
+    [ -x chaos/run_chaos.sh ] || die "chaos/run_chaos.sh is missing"
+    chaos/run_chaos.sh "$bin" "$latest/chaos.json" "$@"
+    ;;
+  report)
+    ensure_packages "${report_packages[@]}"
+    [ -x reports/render.sh ] || die "reports/render.sh is missing"
+    reports/render.sh "$latest"
+    ;;
+  compare)
+    [ $# -eq 2 ] || die "usage: ./run.sh compare BASE_DIR NEW_DIR"
+    ensure_packages "${report_packages[@]}"
+    [ -x reports/compare.sh ] || die "reports/compare.sh is missing"
+    exec reports/compare.sh "$1" "$2"
+    ;;
+  all)
+    ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}"
+    configure_and_build release
+    mkdir -p "$latest"
+    part "smoke: generate + check every variant" smoke
+    [ -x bench/run_bench.sh ] && part "bench (quick)" bench/run_bench.sh "$bin" "$latest/bench.json"
+    [ -x bench/locality/run_locality.sh ] &&
+      part "locality matrix" bench/locality/run_locality.sh "$bin" "$latest/locality.json"
+    [ -x chaos/run_chaos.sh ] && part "chaos matrix (quick)" chaos/run_chaos.sh "$bin" "$latest/chaos.json"
+    [ -x reports/render.sh ] && part "report" reports/render.sh "$latest"
+    if [ ${#failed_parts[@]} -gt 0 ]; then
+      say "done with failures: ${failed_parts[*]}"
+      exit 1
+    fi
+    say "done; results in $latest"
+    ;;
+  -h | --help | help)
+    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    ;;
+  *)
+    die "unknown command '$cmd' (try ./run.sh --help)"
+    ;;
+esac
