@@ -21,9 +21,8 @@ std::uint64_t LatencyHistogram::value_at_quantile(double q) const {
   // product within rounding error of an integer is that integer (0.99 × 100 is 98.999…).
   const double exact = q * static_cast<double>(count_);
   const double nearest = std::round(exact);
-  const double ceiled = std::abs(exact - nearest) <= 1e-9 * std::max(1.0, exact)
-                            ? nearest
-                            : std::ceil(exact);
+  const double ceiled =
+      std::abs(exact - nearest) <= 1e-9 * std::max(1.0, exact) ? nearest : std::ceil(exact);
   const auto rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(ceiled));
   std::uint64_t seen = 0;
   for (std::size_t i = 0; i < kBucketCount; ++i) {

@@ -73,13 +73,17 @@ TickCalibration calibrate() {
 #endif
   constexpr int kSamples = 100'001;
   std::vector<std::uint64_t> empty(kSamples);
+  const std::uint64_t loop_start = ticks_begin();
   for (auto& e : empty) {
     const std::uint64_t a = ticks_begin();
     const std::uint64_t b = ticks_end();
     e = b - a;
   }
+  const std::uint64_t loop_end = ticks_end();
+  c.timed_call_cost_ns = c.ns_of(loop_end - loop_start) / kSamples;
   std::nth_element(empty.begin(), empty.begin() + kSamples / 2, empty.end());
-  c.overhead_ns = c.ns_of(empty[kSamples / 2]);
+  c.overhead_ticks = empty[kSamples / 2];
+  c.overhead_ns = c.ns_of(c.overhead_ticks);
   return c;
 }
 

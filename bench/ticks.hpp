@@ -1,13 +1,13 @@
 // ticks.hpp — the timer the bench reads around every call: the CPU's time-stamp counter.
 //
-// Why the TSC and not clock_gettime or batches. A generator call costs ~20-40 ns; timing it
-// with clock_gettime (~22 ns through the vDSO, twice per call) would double what it measures,
-// and timing batches of N calls averages a slow call away, so p99.9 would be the p99.9 of
-// batch means, not of calls. The invariant TSC is read in ~10 ns from user space, ticks at a
-// constant rate on every core (flags constant_tsc + nonstop_tsc; the kernel also uses it as
-// its clocksource here), and is calibrated once against CLOCK_MONOTONIC at start-up. The
-// harness reports its own cost (`timer_overhead_ns`, an empty timed region) in the JSON
-// context so a reader can subtract it.
+// Why the TSC, sampled. A generator call costs ~20-40 ns. Timing it with clock_gettime (~22 ns
+// through the vDSO, twice per call) would double what it measures; timing batches of N calls
+// averages a slow call away, so p99.9 would be the p99.9 of batch means, not of calls. The
+// invariant TSC (flags constant_tsc + nonstop_tsc; the kernel's clocksource here) is read from
+// user space and calibrated once against CLOCK_MONOTONIC. But a fenced pair of reads still
+// costs ~20-30 ns of latency and more of throughput on a VM, so the tight loop times only a
+// random sample of calls (sampler.hpp), few enough that the timer costs at most ~5 % of the
+// loop, and every reported latency is net of the median empty timed region (`overhead`).
 //
 //   const std::uint64_t t0 = ticks_begin();
 //   gen.next();
@@ -49,7 +49,10 @@ inline std::uint64_t ticks_end() {
   _mm_lfence();
   return t;
 }
+// The spin-wait hint (pause): lets the sibling hyperthread run and saves power while waiting.
+inline void cpu_relax() { _mm_pause(); }
 #else
+inline void cpu_relax() {}
 inline std::uint64_t monotonic_ns_for_ticks() {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -65,14 +68,22 @@ struct TickCalibration {
   // constant_tsc and nonstop_tsc in /proc/cpuinfo: the TSC rate does not follow the CPU
   // frequency and does not stop in idle states, so ticks are time.
   bool invariant = false;
-  // Median of an empty timed region (ticks_begin immediately followed by ticks_end), in ns:
-  // the floor under every latency the bench reports.
+  // Median of an empty timed region (ticks_begin immediately followed by ticks_end): what a
+  // timed call's reading includes beyond the call. Subtracted from every reading.
+  std::uint64_t overhead_ticks = 0;
   double overhead_ns = 0;
+  // What timing one call adds to a loop's throughput (a fenced pair, back to back): the cost
+  // the sampler keeps small.
+  double timed_call_cost_ns = 0;
   std::string source;  // e.g. "rdtsc (invariant), 2.200 GHz, calibrated 100 ms vs CLOCK_MONOTONIC"
 
   double ns_of(std::uint64_t ticks) const { return static_cast<double>(ticks) / ticks_per_ns; }
   std::uint64_t ticks_of_ns(double ns) const {
     return static_cast<std::uint64_t>(ns * ticks_per_ns + 0.5);
+  }
+  // A timed reading net of the timer's own cost, never below zero.
+  std::uint64_t net(std::uint64_t ticks) const {
+    return ticks > overhead_ticks ? ticks - overhead_ticks : 0;
   }
 };
 

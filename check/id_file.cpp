@@ -59,8 +59,8 @@ void read_text(const std::string& path, IdStream& out) {
     } else {
       const auto uuid = Uuid::parse(line);
       if (!uuid) {
-        throw IdFileError(fmt::format("{}:{}: '{}' is not a UUID (the file's first line was)",
-                                      path, line_no, line.substr(0, 64)));
+        throw IdFileError(fmt::format("{}:{}: '{}' is not a UUID (the file's first line was)", path,
+                                      line_no, line.substr(0, 64)));
       }
       out.ids128.push_back(Id::from_uuid(*uuid));
     }
@@ -85,8 +85,8 @@ void read_text(const std::string& path, IdStream& out) {
       start = have;
     }
     if (!eof && start == 0 && have == buf.size()) {
-      throw IdFileError(fmt::format("{}:{}: line longer than {} bytes", path, line_no + 1,
-                                    buf.size()));
+      throw IdFileError(
+          fmt::format("{}:{}: line longer than {} bytes", path, line_no + 1, buf.size()));
     }
     std::memmove(buf.data(), buf.data() + start, have - start);
     have -= start;
@@ -102,8 +102,8 @@ void read_binary(const std::string& path, IdStream& out) {
     if (n == 0) break;
     if (n % record != 0) {
       // fread returns short only at EOF or on error, so a remainder means a truncated file.
-      throw IdFileError(fmt::format("{}: size is not a multiple of {} bytes (truncated?)", path,
-                                    record));
+      throw IdFileError(
+          fmt::format("{}: size is not a multiple of {} bytes (truncated?)", path, record));
     }
     for (std::size_t i = 0; i < n; i += record) {
       if (record == 8) {

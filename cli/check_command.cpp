@@ -56,12 +56,13 @@ void run_check(const CheckArgs& args) {
     out["seconds"] = seconds;
     fmt::print("{}\n", out.dump(2));
   } else {
-    fmt::print("{} IDs in {} stream{}: {} duplicate{}, {} order violation{} ({:.2f} s, {:.1f} M "
-               "IDs/s)\n",
-               report.total, streams.size(), streams.size() == 1 ? "" : "s", report.duplicates,
-               report.duplicates == 1 ? "" : "s", report.order_violations(),
-               report.order_violations() == 1 ? "" : "s", seconds,
-               seconds > 0 ? report.total / seconds / 1e6 : 0.0);
+    fmt::print(
+        "{} IDs in {} stream{}: {} duplicate{}, {} order violation{} ({:.2f} s, {:.1f} M "
+        "IDs/s)\n",
+        report.total, streams.size(), streams.size() == 1 ? "" : "s", report.duplicates,
+        report.duplicates == 1 ? "" : "s", report.order_violations(),
+        report.order_violations() == 1 ? "" : "s", seconds,
+        seconds > 0 ? report.total / seconds / 1e6 : 0.0);
     for (const auto& ex : report.examples) {
       std::string places;
       for (const auto& p : ex.places) {

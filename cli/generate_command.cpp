@@ -85,9 +85,9 @@ void run_generate(const GenerateArgs& args) {
     w.commit();
   }
   if (!args.out.empty() || !args.out_dir.empty()) {
-    fmt::print(stderr, "written in {:.3f} s\n",
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - write_started)
-                   .count());
+    fmt::print(
+        stderr, "written in {:.3f} s\n",
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - write_started).count());
   }
   for (const auto& r : results) {
     if (!r.error.empty()) {

@@ -13,8 +13,8 @@ void add_list_command(CLI::App& app) {
   cmd->callback([] {
     fmt::print("variants:\n");
     for (const auto& v : variants()) {
-      fmt::print("  {:<15} {:<8} {}\n", v.name,
-                 v.width == IdWidth::bits64 ? "64-bit" : "128-bit", v.summary);
+      fmt::print("  {:<15} {:<8} {}\n", v.name, v.width == IdWidth::bits64 ? "64-bit" : "128-bit",
+                 v.summary);
     }
     fmt::print("layouts (--layout NAME, or a spec ts=B,node=B[+B],seq=B[,unit=..][,epoch=..]):\n");
     for (const auto& p : Layout::presets()) {

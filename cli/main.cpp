@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench/locality/locality_command.hpp"
 #include "cli/commands.hpp"
 #include "generators/errors.hpp"
 
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
   add_decode_command(app);
   add_generate_command(app);
   add_check_command(app);
+  idbench::locality::add_locality_command(app);
 
   try {
     app.parse(argc, argv);

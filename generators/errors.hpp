@@ -66,6 +66,10 @@ class WaitBoundExceeded : public ClockError {
 class BorrowLimitExceeded : public ClockError {
  public:
   BorrowLimitExceeded(std::int64_t ahead_ms, std::int64_t bound_ms);
+  std::int64_t ahead_ms() const { return ahead_ms_; }
+
+ private:
+  std::int64_t ahead_ms_;
 };
 
 // The clock is outside the layout's representable range: before its epoch, or past its

@@ -31,7 +31,7 @@ template <class G>
 concept IdGenerator = requires(G& g, const G& cg) {
   typename G::id_type;
   requires std::same_as<typename G::id_type, std::uint64_t> ||
-               std::same_as<typename G::id_type, Uuid>;
+      std::same_as<typename G::id_type, Uuid>;
   { g.next() } -> std::same_as<typename G::id_type>;
   { cg.format() } -> std::convertible_to<std::string>;
 };

@@ -130,8 +130,14 @@ TEST(ThreadLocal, EachThreadIssuesAsItsOwnNode) {
   EXPECT_EQ(nodes, (std::set<std::uint64_t>{10}));
   std::uint64_t a = 0, b = 0;
   std::latch both(2);
-  std::thread ta([&] { a = gen->next().lo; both.arrive_and_wait(); });
-  std::thread tb([&] { b = gen->next().lo; both.arrive_and_wait(); });
+  std::thread ta([&] {
+    a = gen->next().lo;
+    both.arrive_and_wait();
+  });
+  std::thread tb([&] {
+    b = gen->next().lo;
+    both.arrive_and_wait();
+  });
   ta.join();
   tb.join();
   EXPECT_NE(opts.layout.decode(a).node, opts.layout.decode(b).node);

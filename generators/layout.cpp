@@ -18,7 +18,8 @@ using Code = LayoutError::Code;
 // Presets, as their owners publish them (BRIEF §1).
 constexpr Layout::Preset kPresets[] = {
     {"twitter", "ts=41,node=5+5,seq=12,epoch=1288834974657",
-     "Twitter Snowflake 2010: 41-bit ms since twepoch, 5-bit datacenter + 5-bit worker, 12-bit seq"},
+     "Twitter Snowflake 2010: 41-bit ms since twepoch, 5-bit datacenter + 5-bit worker, 12-bit "
+     "seq"},
     {"snowflake", "ts=41,node=10,seq=12,epoch=1288834974657",
      "Snowflake as Twitter's README draws it: 41-bit ms, 10-bit machine, 12-bit seq"},
     {"discord", "spare=0,ts=42,node=5+5,seq=12,epoch=1420070400000",
@@ -26,7 +27,7 @@ constexpr Layout::Preset kPresets[] = {
     {"sonyflake", "ts=39,node=16,seq=8,unit=10ms,low=node,epoch=1735689600000",
      "Sonyflake v2: 39 bits of 10 ms since 2025-01-01, 8-bit seq, 16-bit machine lowest"},
     {"baidu", "ts=28,node=22,seq=13,unit=1s,epoch=1463702400000",
-     "Baidu uid-generator: 28-bit s since 2016-05-20, 22-bit worker, 13-bit seq"},
+     "Baidu uid-generator: 28-bit s since 2016-05-20 (ran out 2024-11-20), 22-bit worker, 13-bit seq"},
     // A bench layout whose 20-bit sequence (1,048,576 per ms, ~1 G IDs/s) is never the limit,
     // so throughput measures synchronisation, not the format. 38 bits of ms from 2026-01-01
     // last until 2034-09; 4 node bits give thread-local its 16 per-thread node ids.

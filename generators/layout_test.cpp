@@ -77,6 +77,7 @@ TEST(Layout, CustomSpecWithUnitAndEpoch) {
 
 // One case per named error (Sonyflake v2's table-driven style).
 struct BadLayout {
+  const char* name;  // the test's name in ctest
   const char* text;
   LayoutError::Code code;
   const char* message_part;
@@ -98,20 +99,29 @@ TEST_P(LayoutErrors, EachBrokenRuleHasItsOwnError) {
 INSTANTIATE_TEST_SUITE_P(
     Table, LayoutErrors,
     ::testing::Values(
-        BadLayout{"ts=50,node=10,seq=12", LayoutError::Code::too_many_bits, "needs 72 bits"},
-        BadLayout{"spare=0,ts=43,node=10,seq=12", LayoutError::Code::too_many_bits, "65 bits"},
-        BadLayout{"ts=41,node=0,seq=12", LayoutError::Code::zero_width_field, "0 bits"},
-        BadLayout{"ts=41,node=5+0,seq=12", LayoutError::Code::zero_width_field, "0 bits"},
-        BadLayout{"ts=0,node=10,seq=12", LayoutError::Code::zero_width_field, "ts field"},
-        BadLayout{"ts=41,node=10,seq=12,unit=0ms", LayoutError::Code::zero_unit, "positive"},
-        BadLayout{"ts=41,node=10,seq=12,epoch=99999999999999", LayoutError::Code::epoch_in_future,
-                  "in the future"},
-        BadLayout{"ts=41,seq=12", LayoutError::Code::malformed_spec, "required"},
-        BadLayout{"ts=41,node=10,seq=x", LayoutError::Code::malformed_spec, "whole number"},
-        BadLayout{"ts=41,node=10,seq=12,colour=red", LayoutError::Code::malformed_spec,
-                  "unknown key"},
-        BadLayout{"ts=41,node=10,seq=12,unit=5", LayoutError::Code::malformed_spec, "suffix"},
-        BadLayout{"twiter", LayoutError::Code::malformed_spec, "no such preset"}));
+        BadLayout{"TooManyBitsWithSpare", "ts=50,node=10,seq=12", LayoutError::Code::too_many_bits,
+                  "needs 72 bits"},
+        BadLayout{"TooManyBitsWithoutSpare", "spare=0,ts=43,node=10,seq=12",
+                  LayoutError::Code::too_many_bits, "65 bits"},
+        BadLayout{"ZeroNodeBits", "ts=41,node=0,seq=12", LayoutError::Code::zero_width_field,
+                  "0 bits"},
+        BadLayout{"ZeroNodePart", "ts=41,node=5+0,seq=12", LayoutError::Code::zero_width_field,
+                  "0 bits"},
+        BadLayout{"ZeroTsBits", "ts=0,node=10,seq=12", LayoutError::Code::zero_width_field,
+                  "ts field"},
+        BadLayout{"ZeroUnit", "ts=41,node=10,seq=12,unit=0ms", LayoutError::Code::zero_unit,
+                  "positive"},
+        BadLayout{"EpochInFuture", "ts=41,node=10,seq=12,epoch=99999999999999",
+                  LayoutError::Code::epoch_in_future, "in the future"},
+        BadLayout{"MissingField", "ts=41,seq=12", LayoutError::Code::malformed_spec, "required"},
+        BadLayout{"NonNumericBits", "ts=41,node=10,seq=x", LayoutError::Code::malformed_spec,
+                  "whole number"},
+        BadLayout{"UnknownKey", "ts=41,node=10,seq=12,colour=red",
+                  LayoutError::Code::malformed_spec, "unknown key"},
+        BadLayout{"UnitWithoutSuffix", "ts=41,node=10,seq=12,unit=5",
+                  LayoutError::Code::malformed_spec, "suffix"},
+        BadLayout{"UnknownPreset", "twiter", LayoutError::Code::malformed_spec, "no such preset"}),
+    [](const ::testing::TestParamInfo<BadLayout>& info) { return std::string(info.param.name); });
 
 TEST(Layout, SpareZeroAllowsAllSixtyFourBits) {
   EXPECT_NO_THROW(Layout::parse("spare=0,ts=42,node=10,seq=12", kNow));

@@ -15,10 +15,10 @@ constexpr PolicyInfo kPolicies[] = {
     {PolicyKind::bounded_wait, "bounded-wait", 5,
      "wait up to the bound (default 5 ms, as Meituan Leaf), then fail"},
     {PolicyKind::borrow, "borrow", 1000,
-     "keep the last tick, advance the sequence, move ahead on overflow; fail beyond the bound "
-     "(default 1000 ms) ahead of the clock"},
-    {PolicyKind::unsafe, "unsafe",
-     0, "reset the sequence and carry on: duplicates after a backward step (a planted defect)"},
+     "keep the last tick, advance the sequence, move ahead on overflow up to the bound "
+     "(default 1000 ms) ahead of the clock; fail if the clock is behind by more"},
+    {PolicyKind::unsafe, "unsafe", 0,
+     "reset the sequence and carry on: duplicates after a backward step (a planted defect)"},
 };
 
 const PolicyInfo& info(PolicyKind kind) {
@@ -53,7 +53,8 @@ Policy Policy::parse(std::string_view text) {
   }
   std::string names;
   for (const auto& p : kPolicies) names += fmt::format("{}{}", names.empty() ? "" : ", ", p.name);
-  throw Error(fmt::format("unknown policy '{}'; one of: {} (optionally NAME:BOUND_MS)", text, names));
+  throw Error(
+      fmt::format("unknown policy '{}'; one of: {} (optionally NAME:BOUND_MS)", text, names));
 }
 
 std::string Policy::name() const {

@@ -5,8 +5,9 @@
 //   wait          spin until the clock reaches the last tick again (Twitter's README, DCE).
 //   bounded-wait  wait at most `bound_ms` (default 5 ms, as Meituan Leaf), else fail.
 //   borrow        keep issuing from the last tick; on sequence overflow move the tick one
-//                 ahead; fail rather than run more than `bound_ms` (default 1 s) ahead of the
-//                 clock (Sonyflake, TSID, PostgreSQL 18 uuidv7()).
+//                 ahead, up to `bound_ms` (default 1 s) ahead of the clock; at the bound wait
+//                 for the clock, and fail when the clock is behind by more than the bound
+//                 (Sonyflake, TSID, PostgreSQL 18 uuidv7()).
 //   unsafe        reset the sequence at the current tick and carry on (libuuid's v7, Twitter
 //                 issue #6). It issues duplicates after a backward step; it exists so the
 //                 harness can prove it catches them.

@@ -20,8 +20,9 @@ Variant describe_ticket_pair();
 
 std::span<const Variant> variants() {
   static const std::vector<Variant> all = {
-      describe_mutex(),  describe_cas(),    describe_thread_local(),   describe_uuidv7(),
-      describe_uuidv7_random(), describe_uuidv4(), describe_auto_increment(), describe_ticket_pair(),
+      describe_mutex(),          describe_cas(),           describe_thread_local(),
+      describe_uuidv7(),         describe_uuidv7_random(), describe_uuidv4(),
+      describe_auto_increment(), describe_ticket_pair(),
   };
   return all;
 }
@@ -37,7 +38,8 @@ std::unique_ptr<Generator> make_generator(std::string_view name, const Generator
   const Variant* variant = find_variant(name);
   if (variant == nullptr) {
     std::string names;
-    for (const auto& v : variants()) names += fmt::format("{}{}", names.empty() ? "" : ", ", v.name);
+    for (const auto& v : variants())
+      names += fmt::format("{}{}", names.empty() ? "" : ", ", v.name);
     throw Error(fmt::format("unknown variant '{}'; one of: {}", name, names));
   }
   auto gen = variant->make(opts);

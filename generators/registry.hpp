@@ -20,7 +20,7 @@ struct Variant {
   std::string_view name;
   std::string_view summary;
   IdWidth width = IdWidth::bits64;
-  bool time_based = false;  // reads a clock, so takes a policy
+  bool time_based = false;   // reads a clock, so takes a policy
   bool uses_layout = false;  // a 64-bit Snowflake-family layout
   std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make;
 };

@@ -79,7 +79,16 @@ constexpr Decision next_state(TickState old, std::int64_t now, std::uint64_t fre
     const TickState next = bump(old);
     const std::int64_t ahead = next.tick - now;
     if (next.tick > space.max_tick) return {Action::out_of_range, old, 0, ahead};
-    if (ahead * space.unit_ms > policy.bound_ms) return {Action::borrow_too_far, old, 0, ahead};
+    if (ahead * space.unit_ms > policy.bound_ms) {
+      // Load alone (a spent sequence while the last tick is within the bound) waits for the
+      // clock, as Sonyflake sleeps: failing would turn every burst above the format cap into
+      // errors. Only a last tick already beyond the bound, i.e. a backward step larger than
+      // the bound, fails.
+      if ((old.tick - now) * space.unit_ms <= policy.bound_ms) {
+        return {Action::spin_next_tick, old, 0, ahead};
+      }
+      return {Action::borrow_too_far, old, 0, ahead};
+    }
     return {Action::issue, next, 0, ahead};
   };
 
@@ -97,9 +106,9 @@ constexpr Decision next_state(TickState old, std::int64_t now, std::uint64_t fre
       return {Action::wait_for_clock, old, behind};
     case PolicyKind::bounded_wait:
       // Waiting out a step longer than the bound is doomed: fail now, as Leaf does above 5 ms.
-      return {behind * space.unit_ms > policy.bound_ms ? Action::wait_too_long
-                                                       : Action::wait_for_clock,
-              old, behind};
+      return {
+          behind * space.unit_ms > policy.bound_ms ? Action::wait_too_long : Action::wait_for_clock,
+          old, behind};
     case PolicyKind::borrow:
       return borrow();
     case PolicyKind::unsafe:
@@ -147,7 +156,9 @@ TickState advance(Clock& clock, const Policy& policy, const SequenceSpace& space
       case Action::borrow_too_far:
         throw BorrowLimitExceeded(d.ahead_ticks * space.unit_ms, policy.bound_ms);
       case Action::out_of_range:
-        throw_out_of_range(now, space);
+        // ahead_ticks is 0 when the clock itself is out of range, and how far borrowing
+        // would go when it is borrowing that would pass the lifetime.
+        throw_out_of_range(now + d.ahead_ticks, space);
     }
   }
 }

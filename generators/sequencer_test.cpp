@@ -35,8 +35,8 @@ TEST(NextState, NewTickResetsTheSequence) {
 }
 
 TEST(NextState, OverflowSpinsToTheNextTickForEveryPolicyButBorrow) {
-  for (auto kind : {PolicyKind::refuse, PolicyKind::wait, PolicyKind::bounded_wait,
-                    PolicyKind::unsafe}) {
+  for (auto kind :
+       {PolicyKind::refuse, PolicyKind::wait, PolicyKind::bounded_wait, PolicyKind::unsafe}) {
     EXPECT_EQ(decide({10, 3}, 10, kind).action, Action::spin_next_tick);
   }
 }
@@ -64,7 +64,18 @@ TEST(NextState, BoundedWaitFailsAtOnceBeyondItsBound) {
 
 TEST(NextState, BorrowKeepsTheLastTickWithinItsBound) {
   EXPECT_EQ(decide({10, 0}, 7, PolicyKind::borrow, 5).next, (TickState{10, 1}));
-  EXPECT_EQ(decide({10, 3}, 7, PolicyKind::borrow, 3).action, Action::borrow_too_far);
+}
+
+TEST(NextState, BorrowAtItsBoundWaitsForTheClockUnderLoad) {
+  // Sequence spent 3 ms ahead with a 3 ms bound: moving on would pass the bound, but the
+  // clock will catch up, so it waits rather than failing a burst.
+  EXPECT_EQ(decide({10, 3}, 7, PolicyKind::borrow, 3).action, Action::spin_next_tick);
+}
+
+TEST(NextState, BorrowFailsWhenTheClockIsBehindByMoreThanItsBound) {
+  const Decision d = decide({10, 0}, 6, PolicyKind::borrow, 3);
+  EXPECT_EQ(d.action, Action::borrow_too_far);
+  EXPECT_EQ(d.ahead_ticks, 4);
 }
 
 TEST(NextState, UnsafeResetsTheSequenceAtTheEarlierTick) {

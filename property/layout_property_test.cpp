@@ -62,12 +62,11 @@ rc::Gen<std::string> random_spec() {
     int left = total;
     for (int i = 0; i < fields; ++i) {
       const int still_needed = fields - 1 - i;
-      width[order[i]] =
-          i + 1 == fields ? left : *rc::gen::inRange(1, left - still_needed + 1);
+      width[order[i]] = i + 1 == fields ? left : *rc::gen::inRange(1, left - still_needed + 1);
       left -= width[order[i]];
     }
-    const std::string node = node_parts == 1 ? fmt::format("{}", width[1])
-                                             : fmt::format("{}+{}", width[1], width[3]);
+    const std::string node =
+        node_parts == 1 ? fmt::format("{}", width[1]) : fmt::format("{}+{}", width[1], width[3]);
     const int seq = width[2];
     const std::string unit = *rc::gen::element<std::string>("1ms", "10ms", "1s");
     const std::string low = *rc::gen::element<std::string>("seq", "node");
@@ -79,7 +78,8 @@ rc::Gen<std::string> random_spec() {
 
 std::vector<Layout> every_preset() {
   std::vector<Layout> layouts;
-  for (const auto& preset : Layout::presets()) layouts.push_back(Layout::parse(preset.name, kNowMs));
+  for (const auto& preset : Layout::presets())
+    layouts.push_back(Layout::parse(preset.name, kNowMs));
   return layouts;
 }
 
@@ -95,8 +95,8 @@ void check_fields_round_trip(const Layout& layout) {
   const auto parts = layout.split_node(out.node);
   for (std::size_t i = 0; i < parts.size(); ++i) {
     RC_ASSERT(parts[i] <= mask(layout.node_parts()[i].bits));
-    joined = (layout.node_parts()[i].bits >= 64 ? 0 : joined << layout.node_parts()[i].bits) |
-             parts[i];
+    joined =
+        (layout.node_parts()[i].bits >= 64 ? 0 : joined << layout.node_parts()[i].bits) | parts[i];
   }
   RC_ASSERT(joined == in.node);
   // A spare bit is never set: the ID stays a non-negative signed 64-bit value.

@@ -23,8 +23,12 @@ class AutoIncrement {
 }  // namespace
 
 Variant describe_auto_increment() {
-  return {"auto-increment", "one shared atomic counter: the single-database AUTO_INCREMENT",
-          IdWidth::bits64, false, false, factory_of<AutoIncrement>()};
+  return {"auto-increment",
+          "one shared atomic counter: the single-database AUTO_INCREMENT",
+          IdWidth::bits64,
+          false,
+          false,
+          factory_of<AutoIncrement>()};
 }
 
 }  // namespace idbench

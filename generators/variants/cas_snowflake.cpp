@@ -55,8 +55,12 @@ class CasSnowflake {
 }  // namespace
 
 Variant describe_cas() {
-  return {"cas", "Snowflake state (tick, seq) in one 64-bit atomic, one compare-exchange per ID",
-          IdWidth::bits64, true, true, factory_of<CasSnowflake>()};
+  return {"cas",
+          "Snowflake state (tick, seq) in one 64-bit atomic, one compare-exchange per ID",
+          IdWidth::bits64,
+          true,
+          true,
+          factory_of<CasSnowflake>()};
 }
 
 }  // namespace idbench

@@ -25,8 +25,12 @@ class MutexSnowflake {
 }  // namespace
 
 Variant describe_mutex() {
-  return {"mutex", "Snowflake with one std::mutex around Twitter's algorithm", IdWidth::bits64,
-          true, true, factory_of<MutexSnowflake>()};
+  return {"mutex",
+          "Snowflake with one std::mutex around Twitter's algorithm",
+          IdWidth::bits64,
+          true,
+          true,
+          factory_of<MutexSnowflake>()};
 }
 
 }  // namespace idbench

@@ -8,11 +8,11 @@
 // A slot keeps its (tick, seq) state when its thread exits and is handed to the next thread
 // that needs one, so a reused node id continues where it stopped instead of restarting the
 // sequence inside a tick it already issued from (which would duplicate IDs).
+#include <fmt/format.h>
+
 #include <atomic>
 #include <mutex>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "generators/registry.hpp"
 #include "generators/snowflake.hpp"
@@ -146,7 +146,10 @@ class ThreadLocalSnowflake {
 Variant describe_thread_local() {
   return {"thread-local",
           "Snowflake state per thread, thread i issuing as node+i: no shared write per ID",
-          IdWidth::bits64, true, true, factory_of<ThreadLocalSnowflake>()};
+          IdWidth::bits64,
+          true,
+          true,
+          factory_of<ThreadLocalSnowflake>()};
 }
 
 }  // namespace idbench

@@ -35,8 +35,9 @@ class TicketPair {
 }  // namespace
 
 Variant describe_ticket_pair() {
-  return {"ticket-pair", "Flickr's two ticket servers, odd and even, asked alternately",
-          IdWidth::bits64, false, false, factory_of<TicketPair>()};
+  return {"ticket-pair",   "Flickr's two ticket servers, odd and even, asked alternately",
+          IdWidth::bits64, false,
+          false,           factory_of<TicketPair>()};
 }
 
 }  // namespace idbench

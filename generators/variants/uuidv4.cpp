@@ -24,8 +24,12 @@ class UuidV4 {
 }  // namespace
 
 Variant describe_uuidv4() {
-  return {"uuidv4", "RFC 9562 UUIDv4: 122 CSPRNG bits, unordered", IdWidth::bits128, false,
-          false, factory_of<UuidV4>()};
+  return {"uuidv4",
+          "RFC 9562 UUIDv4: 122 CSPRNG bits, unordered",
+          IdWidth::bits128,
+          false,
+          false,
+          factory_of<UuidV4>()};
 }
 
 }  // namespace idbench

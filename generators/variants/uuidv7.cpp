@@ -35,8 +35,8 @@ class UuidV7 {
     const std::uint64_t seed = random[0] >> (64 - (kCounterBits - 1));  // guard bit clear
     const TickState s = core_.next(seed);
     const std::uint64_t rand_a = s.seq >> 30;
-    const std::uint64_t rand_b = (s.seq & ((std::uint64_t{1} << 30) - 1)) << 32 |
-                                 (random[1] & 0xFFFF'FFFF);
+    const std::uint64_t rand_b =
+        (s.seq & ((std::uint64_t{1} << 30) - 1)) << 32 | (random[1] & 0xFFFF'FFFF);
     return uuid_format::v7(static_cast<std::uint64_t>(s.tick), rand_a, rand_b);
   }
   std::string format() const {
@@ -50,8 +50,12 @@ class UuidV7 {
 }  // namespace
 
 Variant describe_uuidv7() {
-  return {"uuidv7", "RFC 9562 UUIDv7, 42-bit monotonic counter (§6.2 method 1), CSPRNG bits",
-          IdWidth::bits128, true, false, factory_of<UuidV7>()};
+  return {"uuidv7",
+          "RFC 9562 UUIDv7, 42-bit monotonic counter (§6.2 method 1), CSPRNG bits",
+          IdWidth::bits128,
+          true,
+          false,
+          factory_of<UuidV7>()};
 }
 
 }  // namespace idbench

@@ -39,8 +39,12 @@ class UuidV7Random {
 }  // namespace
 
 Variant describe_uuidv7_random() {
-  return {"uuidv7-random", "UUIDv7 without a counter: random bits only within a ms (libuuid)",
-          IdWidth::bits128, true, false, factory_of<UuidV7Random>()};
+  return {"uuidv7-random",
+          "UUIDv7 without a counter: random bits only within a ms (libuuid)",
+          IdWidth::bits128,
+          true,
+          false,
+          factory_of<UuidV7Random>()};
 }
 
 }  // namespace idbench

@@ -1,0 +1,99 @@
+// engines.hpp — one stream of keys, inserted into one engine, measured the same way.
+//
+//   model     the InnoDB model (innodb_model.hpp), in process; the only engine with the
+//             window and buffer-pool metrics (they need every page access).
+//   sqlite    embedded SQLite, a WITHOUT ROWID table keyed by the ID, 16 KiB pages to match
+//             InnoDB's; leaf figures from the dbstat virtual table.
+//   mariadb   a private mariadbd (InnoDB) on a unix socket in a temp directory; leaf pages from
+//             mysql.innodb_index_stats after ANALYZE TABLE, splits from INNODB_METRICS
+//             index_page_splits (enabled, reset per run).
+//   postgres  a private PostgreSQL cluster (initdb into a temp directory, socket only);
+//             pgstattuple's pgstatindex() on the primary key index.
+//
+// Real servers are driven through their own command-line clients (`mariadb`, `psql`), not
+// libmariadb or libpq: idbench then builds on a machine without either development package,
+// and a server that is missing is a run-time message naming the package to install, not a
+// build failure. The cost — SQL as text — is small beside the server's own work (multi-row
+// INSERTs of 2,000 rows).
+//
+// Thread safety: an engine is thread-compatible; a server engine owns its server for its
+// lifetime and stops it (and removes its directory) in the destructor.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/locality/innodb_model.hpp"
+#include "bench/locality/key_stream.hpp"
+#include "generators/errors.hpp"
+
+namespace idbench::locality {
+
+struct TableSpec {
+  KeyType key_type = KeyType::bigint;
+  int payload_bytes = 0;  // a fixed-length NOT NULL binary column, 0..255 bytes
+};
+
+// Every figure an engine can report; absent ones are std::nullopt (null in JSON).
+struct Metrics {
+  std::string engine;
+  std::string engine_version;
+  std::uint64_t rows = 0;  // rows in the table afterwards (duplicates in the stream are ignored)
+  KeyType key_type = KeyType::bigint;
+  std::optional<std::uint64_t> leaf_pages;
+  std::optional<double> avg_leaf_fill;  // 0..1
+  std::optional<double> splits_per_1k;
+  std::optional<int> height;
+  std::optional<double> distinct_leaves_per_1k;
+  std::optional<double> pool_miss_rate;
+  std::optional<std::uint64_t> pool_pages;
+  std::optional<double> inserts_per_s;  // model only: its own insert speed
+  double seconds = 0;                   // wall time of the run
+  std::string note;                     // how the figures were obtained
+};
+
+// A real engine whose package is missing; the message names the Debian package.
+class EngineUnavailable : public Error {
+ public:
+  using Error::Error;
+};
+
+struct PoolSpec {
+  std::optional<std::uint64_t> pages;  // --pool-pages
+  double percent = 10;                 // --pool-percent, of the final leaf pages
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string name() const = 0;
+  virtual Metrics run(const KeyStream& stream, const TableSpec& table) = 0;
+};
+
+std::unique_ptr<Engine> make_model_engine(const PoolSpec& pool = {},
+                                          SplitRule rule = SplitRule::innodb);
+std::unique_ptr<Engine> make_sqlite_engine();
+// These start their server (seconds) and throw EngineUnavailable when it is not installed.
+std::unique_ptr<Engine> make_mariadb_engine();
+std::unique_ptr<Engine> make_postgres_engine();
+
+// "model", "sqlite", "mariadb", "postgres".
+std::unique_ptr<Engine> make_engine(std::string_view name, const PoolSpec& pool = {});
+std::vector<std::string> engine_names();
+
+// Shared by the engines that take SQL text.
+namespace sql {
+// 32 lowercase hex digits of a 128-bit key (big-endian, the order BINARY(16) compares in).
+std::string hex16(const Id& id);
+// Engines whose BIGINT is signed (SQLite, PostgreSQL) get keys ≥ 2^63 shifted down by 2^63
+// (order-preserving) — only when the stream holds such keys, since the shift changes how
+// SQLite sizes small integers.
+bool needs_signed_shift(const KeyStream& stream);
+std::int64_t signed_key(std::uint64_t key, bool shift);
+}  // namespace sql
+
+}  // namespace idbench::locality

@@ -1,0 +1,71 @@
+// key_stream.hpp — the keys of a locality run, in arrival order.
+//
+// Three sources:
+//   * a registry variant driven by one ManualClock at `rate` IDs per simulated ms in total,
+//     shared by `writers` writers. Variants that read a clock get one generator per writer
+//     (node id = writer index), as W application servers each run their own library. Variants
+//     that do not (database counters, random UUIDs) get one shared generator: they stand for a
+//     central service, and W private counters would each issue 1, 2, 3... — duplicates, not a
+//     workload. Within each ms tick the writers take turns `round-robin` or in a seeded
+//     `random` order; a writer's own IDs keep the order it issued them in.
+//   * a synthetic stream the validation needs and no generator is: `sequential` (1, 2, 3 …)
+//     or `random` (uniform 63-bit, seeded) BIGINTs.
+//   * a file: one key per line, decimal for 64-bit keys, 32 hex digits or a canonical UUID
+//     for 128-bit keys.
+//
+// Determinism: the clock starts at a fixed instant and random arrival uses its own seeded
+// generator, so a stream from a counter or Snowflake variant is the same on every run. UUID
+// bits come from the kernel CSPRNG (generators/random.hpp) and differ between runs; the
+// validation feeds one materialised stream to every engine, so they all see the same keys.
+//
+// Thread safety: build_stream is reentrant.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "generators/id.hpp"
+
+namespace idbench::locality {
+
+enum class Arrival { round_robin, random };
+enum class Synthetic { none, sequential, random };
+enum class KeyType { bigint, binary16 };
+
+struct StreamSpec {
+  std::string variant;  // a registry name, or empty
+  Synthetic synthetic = Synthetic::none;
+  std::string keys_file;  // or a file of keys
+  std::string layout = "twitter";
+  std::uint64_t rows = 1'000'000;
+  std::uint64_t rate = 50;  // IDs per ms, all writers together
+  std::uint64_t writers = 1;
+  Arrival arrival = Arrival::round_robin;
+  std::uint64_t seed = 1;
+  // The clock's start: 2025-06-01T00:00:00Z, after every preset layout's epoch (Sonyflake v2
+  // starts 2025-01-01) and fixed so runs repeat.
+  std::int64_t start_unix_ms = 1'748'736'000'000;
+};
+
+struct KeyStream {
+  IdWidth width = IdWidth::bits64;
+  std::vector<Id> keys;
+  std::string description;   // for a person: "uuidv7-random, 1 writer, 50/ms, round-robin"
+  double achieved_rate = 0;  // IDs per simulated ms; below `rate` when a layout caps it
+  std::uint64_t simulated_ms = 0;
+};
+
+// Throws idbench::Error with a message for a person on a bad spec or a malformed file (the
+// message names the line).
+KeyStream build_stream(const StreamSpec& spec);
+
+std::string to_string(Arrival a);
+std::string to_string(KeyType k);
+std::string to_string(Synthetic s);
+// The key type a stream uses unless told: BIGINT for 64-bit IDs, BINARY(16) for UUIDs.
+KeyType default_key_type(IdWidth width);
+// Bytes of the key column in InnoDB (8 or 16).
+int key_bytes(KeyType k);
+
+}  // namespace idbench::locality

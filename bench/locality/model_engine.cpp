@@ -1,0 +1,105 @@
+// The model as an engine: run the stream through InnodbModel and derive every metric.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+
+#include "bench/locality/engines.hpp"
+#include "bench/locality/trace_metrics.hpp"
+
+namespace idbench::locality {
+
+namespace {
+
+class ModelEngine final : public Engine {
+ public:
+  ModelEngine(const PoolSpec& pool, SplitRule rule) : pool_(pool), rule_(rule) {}
+  std::string name() const override { return "model"; }
+
+  Metrics run(const KeyStream& stream, const TableSpec& table) override {
+    if (table.key_type == KeyType::binary16) return run_as<Key128>(stream, table);
+    return run_as<std::uint64_t>(stream, table);
+  }
+
+ private:
+  template <class Key>
+  Metrics run_as(const KeyStream& stream, const TableSpec& table) {
+    ModelOptions opts;
+    opts.key_bytes = key_bytes(table.key_type);
+    opts.payload_bytes = table.payload_bytes;
+    opts.split_rule = rule_;
+    InnodbModel<Key> model(opts);
+    const auto start = std::chrono::steady_clock::now();
+    for (const Id& id : stream.keys) {
+      if constexpr (std::is_same_v<Key, Key128>) {
+        model.insert(Key128{id.hi} << 64 | id.lo);
+      } else {
+        model.insert(id.lo);
+      }
+    }
+    const double insert_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    Metrics m;
+    m.engine = "model";
+    m.engine_version = rule_ == SplitRule::innodb ? "innodb (MariaDB 10.11 rules)"
+                                                  : "middle-only (planted defect)";
+    m.key_type = table.key_type;
+    m.rows = model.rows();
+    m.leaf_pages = model.leaf_pages();
+    m.avg_leaf_fill = model.avg_leaf_fill();
+    m.splits_per_1k = m.rows ? 1000.0 * model.counters().splits / m.rows : 0;
+    m.height = model.height();
+    m.inserts_per_s = insert_s > 0 ? stream.keys.size() / insert_s : 0;
+    m.distinct_leaves_per_1k = distinct_leaves_per_1k(model.trace(), model.total_pages());
+    const std::uint64_t pool =
+        pool_.pages ? *pool_.pages
+                    : std::max<std::uint64_t>(
+                          1, static_cast<std::uint64_t>(std::ceil(
+                                 pool_.percent / 100.0 * static_cast<double>(model.leaf_pages()))));
+    m.pool_pages = pool;
+    m.pool_miss_rate = simulate_lru(model.trace(), model.total_pages(), pool).miss_rate();
+    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    m.note = fmt::format("{} B leaf records, {} root raises, {} right-sibling inserts, {} scans",
+                         opts.leaf_record_bytes(), model.counters().root_raises,
+                         model.counters().right_sibling_inserts, model.counters().pointer_scans);
+    return m;
+  }
+
+  PoolSpec pool_;
+  SplitRule rule_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_model_engine(const PoolSpec& pool, SplitRule rule) {
+  return std::make_unique<ModelEngine>(pool, rule);
+}
+
+std::vector<std::string> engine_names() { return {"model", "sqlite", "mariadb", "postgres"}; }
+
+std::unique_ptr<Engine> make_engine(std::string_view name, const PoolSpec& pool) {
+  if (name == "model") return make_model_engine(pool);
+  if (name == "sqlite") return make_sqlite_engine();
+  if (name == "mariadb") return make_mariadb_engine();
+  if (name == "postgres") return make_postgres_engine();
+  throw Error(fmt::format("unknown engine '{}'; one of: model, sqlite, mariadb, postgres", name));
+}
+
+namespace sql {
+
+std::string hex16(const Id& id) { return fmt::format("{:016x}{:016x}", id.hi, id.lo); }
+
+bool needs_signed_shift(const KeyStream& stream) {
+  for (const Id& id : stream.keys) {
+    if (id.lo >> 63) return true;
+  }
+  return false;
+}
+
+std::int64_t signed_key(std::uint64_t key, bool shift) {
+  return static_cast<std::int64_t>(shift ? key ^ (std::uint64_t{1} << 63) : key);
+}
+
+}  // namespace sql
+
+}  // namespace idbench::locality

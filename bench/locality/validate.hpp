@@ -1,0 +1,71 @@
+// validate.hpp — does the model agree with real InnoDB? The streams of the validation matrix,
+// each materialised once and fed to the model and to every real engine available.
+//
+// Tolerance on leaf pages (model vs MariaDB InnoDB): ±5 % for streams whose insert order is
+// fixed by their keys' order (sequential, monotonic UUIDv7, Snowflake with a fixed arrival),
+// ±12 % for streams with random key order, where two runs of the same engine differ too.
+//
+// Thread safety: thread-compatible.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "bench/locality/engines.hpp"
+#include "bench/locality/key_stream.hpp"
+
+namespace idbench::locality {
+
+struct ValidationStream {
+  std::string label;
+  StreamSpec spec;
+  bool ordered = true;  // key order fixed by the stream: the tight tolerance applies
+};
+
+// The matrix: sequential and uniform random BIGINT, uuidv4, uuidv7, uuidv7-random at
+// 5, 50 and 1000 per ms, and 8-writer Snowflake (twitter layout, 5 per ms per writer) with
+// round-robin and random arrival.
+std::vector<ValidationStream> validation_matrix(std::uint64_t rows);
+
+struct ValidationRow {
+  ValidationStream stream;
+  KeyType key_type = KeyType::bigint;
+  Metrics model;
+  std::optional<Metrics> innodb, sqlite, postgres;
+  double tolerance = 0.05;
+  // (model - innodb) / innodb, when InnoDB ran.
+  std::optional<double> error() const;
+  bool pass() const { return !innodb || (error() && std::abs(*error()) <= tolerance); }
+};
+
+struct ValidationOptions {
+  std::uint64_t rows = 300'000;
+  bool sqlite = true;
+  bool mariadb = true;
+  bool postgres = true;
+  SplitRule split_rule = SplitRule::innodb;  // middle_only: the planted defect
+  std::ostream* progress = nullptr;          // one line per stream and engine
+};
+
+struct ValidationReport {
+  std::vector<ValidationRow> rows;
+  std::vector<std::string> unavailable;  // messages of engines that could not start
+  bool innodb_ran = false;
+  bool pass() const;
+};
+
+ValidationReport run_validation(const ValidationOptions& options);
+void print_validation(const ValidationReport& report, std::ostream& out);
+
+// A weaker check for engines with other split rules (SQLite): both must agree that a random
+// stream needs clearly more leaf pages than a sequential one (ratio ≥ 1.15). Returns the
+// failures, empty when they agree.
+std::vector<std::string> check_order_agreement(const Metrics& model_sequential,
+                                               const Metrics& model_random,
+                                               const Metrics& engine_sequential,
+                                               const Metrics& engine_random);
+
+}  // namespace idbench::locality

@@ -1,0 +1,71 @@
+// The validation against real engines, small enough for CI: SQLite always (embedded), MariaDB
+// InnoDB when mariadb-server is installed (skipped otherwise), and the planted defect — a
+// model with a wrong split rule — that each check must catch.
+#include "bench/locality/validate.hpp"
+
+#include <gtest/gtest.h>
+
+namespace idbench::locality {
+namespace {
+
+constexpr std::uint64_t kRows = 20'000;
+
+KeyStream synthetic(Synthetic kind) {
+  StreamSpec s;
+  s.synthetic = kind;
+  s.rows = kRows;
+  return build_stream(s);
+}
+
+struct Pair {
+  Metrics sequential, random;
+};
+
+Pair run(Engine& engine) {
+  const TableSpec table{KeyType::bigint, 0};
+  return {engine.run(synthetic(Synthetic::sequential), table),
+          engine.run(synthetic(Synthetic::random), table)};
+}
+
+TEST(ValidateSqlite, ModelAndSqliteAgreeThatRandomKeysNeedMorePages) {
+  auto model = make_model_engine();
+  auto sqlite = make_sqlite_engine();
+  const Pair m = run(*model), s = run(*sqlite);
+  EXPECT_EQ(s.sequential.rows, kRows);
+  const auto failures = check_order_agreement(m.sequential, m.random, s.sequential, s.random);
+  EXPECT_TRUE(failures.empty()) << failures.front();
+}
+
+TEST(ValidateSqlite, PlantedDefectMiddleOnlySplitIsCaught) {
+  auto model = make_model_engine({}, SplitRule::middle_only);
+  auto sqlite = make_sqlite_engine();
+  const Pair m = run(*model), s = run(*sqlite);
+  EXPECT_FALSE(check_order_agreement(m.sequential, m.random, s.sequential, s.random).empty());
+}
+
+ValidationReport innodb_report(SplitRule rule) {
+  ValidationOptions opts;
+  opts.rows = 30'000;
+  opts.sqlite = false;
+  opts.postgres = false;
+  opts.split_rule = rule;
+  return run_validation(opts);
+}
+
+TEST(ValidateInnodb, ModelWithinToleranceOfMariadbOnEveryStream) {
+  const ValidationReport report = innodb_report(SplitRule::innodb);
+  if (!report.innodb_ran) GTEST_SKIP() << report.unavailable.front();
+  for (const auto& r : report.rows) {
+    EXPECT_TRUE(r.pass()) << r.stream.label << ": model " << *r.model.leaf_pages << " vs InnoDB "
+                          << *r.innodb->leaf_pages;
+  }
+}
+
+TEST(ValidateInnodb, PlantedDefectMiddleOnlySplitDisagreesWithMariadb) {
+  const ValidationReport report = innodb_report(SplitRule::middle_only);
+  if (!report.innodb_ran) GTEST_SKIP() << report.unavailable.front();
+  EXPECT_FALSE(report.pass());
+}
+
+}  // namespace
+}  // namespace idbench::locality

@@ -1,0 +1,225 @@
+#include "bench/register.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "bench/baselines.hpp"
+#include "bench/counting_clock.hpp"
+#include "bench/measure.hpp"
+#include "bench/report.hpp"
+#include "bench/sampler.hpp"
+#include "bench/summary.hpp"
+#include "bench/ticks.hpp"
+#include "generators/registry.hpp"
+
+namespace idbench::bench {
+namespace {
+
+// What the threads of one registered benchmark share. It lives as long as the process;
+// each run (Google Benchmark calls the function again for every iteration count it tries and
+// every repetition) starts from a fresh generator and fresh per-thread results.
+class RunFixture {
+ public:
+  explicit RunFixture(int threads) : barrier_(threads) {}
+  std::barrier<>& barrier() { return barrier_; }
+
+  // Written by thread 0 before the opening barrier, read by all threads after it.
+  std::unique_ptr<Generator> generator;
+  std::string error;
+  std::vector<ThreadResult> results;
+  // Generate mode: one call in `mean_gap` is timed; sized from the previous run.
+  std::uint32_t mean_gap = kFirstRunMeanGap;
+  // baseline/fetch_add's shared word, alone on its cache line like the variants' state words.
+  alignas(64) std::atomic<std::uint64_t> counter{0};
+
+ private:
+  std::barrier<> barrier_;
+};
+
+RunFixture& new_fixture(int threads) {
+  static std::deque<std::unique_ptr<RunFixture>> fixtures;
+  fixtures.push_back(std::make_unique<RunFixture>(threads));
+  return *fixtures.back();
+}
+
+// How a run is summarised and labelled.
+struct RunSpec {
+  IdModel model;
+  bool load = false;
+  double offered_per_s = 0;
+  std::string label;  // empty: none
+
+  // Load mode: each of `threads` threads sends once per `threads / offered rate` seconds.
+  double load_period_s(int threads) const { return load ? threads / offered_per_s : 0; }
+};
+
+// One run on this thread. Thread 0 prepares it (`prepare(fixture)`), every thread measures
+// into its own ThreadResult (`measure(state, options, fixture, result)`), thread 0 summarises and
+// sets the counters. A failure anywhere is recorded with SkipWithError, never by aborting the run.
+template <class Prepare, class Measure>
+void run(benchmark::State& state, RunFixture& fx, const RunSpec& spec, Prepare&& prepare,
+         Measure&& measure) {
+  const TickCalibration& ticks = calibration();
+  const int me = state.thread_index();
+  if (me == 0) {
+    fx.results.assign(static_cast<std::size_t>(state.threads()), ThreadResult{});
+    fx.error.clear();
+    try {
+      prepare(fx);
+    } catch (const std::exception& e) {
+      fx.error = e.what();
+    }
+  }
+  // Opening barrier: thread 0's preparation (arrive) happens-before every thread's use of the
+  // fixture (return from wait); std::barrier synchronises its arrivals with its waiters.
+  fx.barrier().arrive_and_wait();
+  ThreadResult& mine = fx.results[static_cast<std::size_t>(me)];
+  MeasureOptions options{
+      .count_waits = spec.model.counts_waits,
+      .mean_gap = fx.mean_gap,
+      .sampler_seed = ticks_begin() ^ (static_cast<std::uint64_t>(me) + 1) * 0x9E3779B97F4A7C15u,
+      .period_ticks = spec.load_period_s(state.threads()) * 1e9 * ticks.ticks_per_ns,
+      .yield_while_early =
+          static_cast<unsigned>(state.threads()) > std::thread::hardware_concurrency(),
+  };
+  if (!fx.error.empty()) {
+    state.SkipWithError(fx.error.c_str());
+  } else {
+    try {
+      measure(state, options, fx, mine);
+    } catch (const std::exception& e) {
+      // Leaving the loop early is allowed once the error is recorded.
+      state.SkipWithError(e.what());
+    }
+  }
+  // Closing barrier: pairs with the one above; every thread's result is complete before
+  // thread 0 reads them.
+  fx.barrier().arrive_and_wait();
+  if (me != 0) return;
+  if (!state.error_occurred()) {
+    const RunSummary summary = summarize(fx.results, spec.model, ticks, /*with_service=*/spec.load);
+    report_counters(state, summary,
+                    spec.load ? std::optional<double>(spec.offered_per_s) : std::nullopt);
+    // CPU time per call, counting at most one thread per core: what timing a call competes with.
+    const double busy_threads =
+        std::min<double>(state.threads(), std::thread::hardware_concurrency());
+    if (summary.ids > 0) {
+      fx.mean_gap = mean_gap_for(ticks.timed_call_cost_ns, summary.seconds * 1e9 * busy_threads /
+                                                               static_cast<double>(summary.ids));
+    }
+  }
+  if (!spec.label.empty()) state.SetLabel(spec.label.c_str());
+  fx.generator.reset();
+}
+
+// The one clock every time-based generator in the bench reads.
+std::shared_ptr<Clock> bench_clock() {
+  static const std::shared_ptr<Clock> clock = std::make_shared<CountingWallClock>();
+  return clock;
+}
+
+// How the variant's IDs tell time, decided from the registry's properties alone. A 128-bit
+// time-based variant is probed: only a UUIDv7 (RFC 9562 §5.7) has its Unix ms on top.
+IdModel model_of(const Variant& v, const GeneratorOptions& opts) {
+  IdModel m;
+  m.counts_waits = v.time_based;
+  if (v.uses_layout && v.width == IdWidth::bits64) {
+    m.clock = IdClock::layout_tick;
+    m.layout = opts.layout;
+  } else if (v.time_based && v.width == IdWidth::bits128) {
+    try {
+      if (v.make(opts)->next().to_uuid().version() == 7) m.clock = IdClock::uuidv7_ms;
+    } catch (const std::exception&) {
+      // Left without a clock; the run itself will record the error.
+    }
+  }
+  return m;
+}
+
+enum class Mode { generate, load };
+
+void register_variant(const Variant& v, const Layout& layout, int threads, Mode mode,
+                      const BenchConfig& config) {
+  GeneratorOptions opts;
+  opts.layout = layout;
+  opts.clock = bench_clock();
+  RunSpec spec{.model = model_of(v, opts),
+               .load = mode == Mode::load,
+               .offered_per_s = config.load_rate_per_s,
+               .label = v.uses_layout ? "" : "layout unused"};
+  RunFixture& fx = new_fixture(threads);
+  const std::string name =
+      fmt::format("{}/{}/{}", mode == Mode::generate ? "generate" : "load", v.name, layout.name());
+  auto make = v.make;
+  benchmark::RegisterBenchmark(name.c_str(), [&fx, spec, opts, make](benchmark::State& state) {
+    run(
+        state, fx, spec, [&](RunFixture& f) { f.generator = make(opts); },
+        [&](benchmark::State& st, const MeasureOptions& options, RunFixture& f, ThreadResult& out) {
+          Generator* gen = f.generator.get();
+          const auto next = [gen] { return gen->next(); };
+          with_time_of(spec.model, [&](auto time_of) {
+            if (spec.load) {
+              measure_load(st, next, time_of, options, out);
+            } else {
+              measure_generate(st, next, time_of, options, out);
+            }
+          });
+        });
+  })->Threads(threads);
+}
+
+// A baseline: `make_next(fixture)` gives this thread's callable, built outside the timing.
+template <class MakeNext>
+benchmark::internal::Benchmark* register_baseline(const std::string& name, int threads,
+                                                  MakeNext make_next) {
+  RunFixture& fx = new_fixture(threads);
+  return benchmark::RegisterBenchmark(name.c_str(), [&fx, make_next](benchmark::State& state) {
+    run(
+        state, fx, RunSpec{}, [](RunFixture&) {},
+        [&](benchmark::State& st, const MeasureOptions& options, RunFixture& f, ThreadResult& out) {
+          auto next = make_next(f);
+          measure_generate(st, next, NoIdTime{}, options, out);
+        });
+  });
+}
+
+void register_baselines(const BenchConfig& config) {
+  register_baseline("baseline/clock_gettime", 1,
+                    [](RunFixture&) { return [] { return baseline::clock_gettime_realtime(); }; });
+  for (int threads : config.threads) {
+    register_baseline("baseline/fetch_add", threads, [](RunFixture& f) {
+      return [&counter = f.counter] { return baseline::fetch_add(counter); };
+    })->Threads(threads);
+  }
+  register_baseline("baseline/libuuid_random", 1,
+                    [](RunFixture&) { return [] { return baseline::libuuid_random(); }; });
+  register_baseline("baseline/libuuid_time", 1,
+                    [](RunFixture&) { return [] { return baseline::libuuid_time(); }; });
+  register_baseline("baseline/boost_random", 1,
+                    [](RunFixture&) { return baseline::BoostRandom{}; });
+}
+
+}  // namespace
+
+void register_benchmarks(const BenchConfig& config) {
+  register_baselines(config);
+  for (Mode mode : {Mode::generate, Mode::load}) {
+    for (const Layout& layout : config.layouts) {
+      for (const Variant& v : variants()) {
+        for (int threads : config.threads) register_variant(v, layout, threads, mode, config);
+      }
+    }
+  }
+}
+
+}  // namespace idbench::bench

@@ -1,0 +1,100 @@
+#include "bench/report.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <thread>
+
+#ifndef IDBENCH_GIT_COMMIT
+#define IDBENCH_GIT_COMMIT "unknown"
+#endif
+#ifndef IDBENCH_BUILD_TYPE
+#define IDBENCH_BUILD_TYPE "unknown"
+#endif
+
+namespace idbench::bench {
+namespace {
+
+void set(benchmark::State& state, const char* name, double value) {
+  state.counters[name] = benchmark::Counter(value);
+}
+void set(benchmark::State& state, const char* name, const std::optional<double>& value) {
+  if (value) set(state, name, *value);
+}
+
+std::string first_line_of(const char* path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line.empty() ? "unknown" : line;
+}
+
+}  // namespace
+
+void report_counters(benchmark::State& state, const RunSummary& s,
+                     std::optional<double> offered_per_s) {
+  set(state, "ids_per_s", s.ids_per_s);
+  set(state, "ids_per_s_by_ids", s.ids_per_s_by_ids);
+  set(state, "cap_ratio", s.cap_ratio);
+  set(state, "cap_per_s", s.cap_per_s);
+  if (s.nodes_used) set(state, "nodes", static_cast<double>(*s.nodes_used));
+  set(state, "wait_ratio", s.wait_ratio);
+  set(state, "p50_ns", s.latency.p50_ns);
+  set(state, "p99_ns", s.latency.p99_ns);
+  set(state, "p999_ns", s.latency.p999_ns);
+  set(state, "max_ns", s.latency.max_ns);
+  set(state, "samples", static_cast<double>(s.latency_samples));
+  if (s.service) {
+    set(state, "svc_p50_ns", s.service->p50_ns);
+    set(state, "svc_p99_ns", s.service->p99_ns);
+    set(state, "svc_p999_ns", s.service->p999_ns);
+  }
+  set(state, "offered_per_s", offered_per_s);
+}
+
+void add_context(const RunContext& c) {
+  benchmark::AddCustomContext("idbench_commit", c.commit.empty() ? IDBENCH_GIT_COMMIT : c.commit);
+  benchmark::AddCustomContext("idbench_build_type", IDBENCH_BUILD_TYPE);
+  benchmark::AddCustomContext("idbench_compiler", fmt::format("{} {}",
+#if defined(__clang__)
+                                                              "clang",
+#else
+                                                              "gcc",
+#endif
+                                                              __VERSION__));
+  benchmark::AddCustomContext(
+      "idbench_clock_source",
+      fmt::format(
+          "generators read CLOCK_REALTIME through idbench::WallClock (vDSO); kernel "
+          "clocksource {}",
+          first_line_of("/sys/devices/system/clocksource/clocksource0/current_clocksource")));
+  benchmark::AddCustomContext("idbench_tsc_ghz", fmt::format("{:.6f}", c.ticks->ticks_per_ns));
+  benchmark::AddCustomContext(
+      "idbench_timer",
+      fmt::format("TSC around a random sample of calls (generate: about 1 in 1…64, sized so the "
+                  "timer costs <= ~5 % of the loop; load: every call), each reading net of the "
+                  "median empty timed region; {}",
+                  c.ticks->source));
+  benchmark::AddCustomContext("idbench_timer_overhead_ns",
+                              fmt::format("{:.1f}", c.ticks->overhead_ns));
+  benchmark::AddCustomContext("idbench_timed_call_cost_ns",
+                              fmt::format("{:.1f}", c.ticks->timed_call_cost_ns));
+  benchmark::AddCustomContext("idbench_hardware_threads",
+                              fmt::format("{}", std::thread::hardware_concurrency()));
+  benchmark::AddCustomContext("idbench_loadavg_at_start", first_line_of("/proc/loadavg"));
+  benchmark::AddCustomContext("idbench_load_rate_per_s", fmt::format("{:.0f}", c.load_rate_per_s));
+  benchmark::AddCustomContext(
+      "idbench_load_latency",
+      "from each call's intended send time on a fixed per-thread schedule (rate/T per thread), "
+      "so time spent behind schedule counts: corrected for coordinated omission");
+  benchmark::AddCustomContext(
+      "idbench_layoutless_variants",
+      "variants that take no layout run under every layout name with label 'layout unused'");
+  for (const Layout& layout : c.layouts) {
+    benchmark::AddCustomContext(
+        "idbench_layout_" + layout.name(),
+        fmt::format("{}; cap {:.0f} IDs/s per node id", layout.spec(), layout.cap_per_second()));
+  }
+}
+
+}  // namespace idbench::bench

@@ -1,0 +1,46 @@
+// report.hpp — everything the bench writes into Google Benchmark's output: per-run user
+// counters, and the custom context block every JSON file opens with. Formatting lives here
+// and only here; the measuring code never formats.
+//
+// Counters (all plain kDefault counters, set by thread 0 only, so Google Benchmark's
+// summing across threads leaves them as set):
+//   ids_per_s         IDs ÷ wall span of the run (earliest call start to latest call end)
+//   ids_per_s_by_ids  the same rate by the IDs' own timestamps (time-based IDs only)
+//   cap_ratio         achieved ÷ format cap for the node ids seen (capped layouts only)
+//   cap_per_s, nodes  that cap and the node ids it counts
+//   wait_ratio        calls that spun for the clock ÷ calls (time-based generators only)
+//   p50_ns p99_ns p999_ns max_ns   per-call latency (load: from the intended send time),
+//                     net of the timer's own cost
+//   samples           timed calls behind those percentiles
+//   svc_p50_ns svc_p99_ns svc_p999_ns   load only: from the actual call start
+//   offered_per_s     load only: the total rate asked for
+//
+// Thread safety: call from thread 0 of a run, or from main before the run.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <optional>
+#include <span>
+#include <string>
+
+#include "bench/summary.hpp"
+#include "bench/ticks.hpp"
+#include "generators/layout.hpp"
+
+namespace idbench::bench {
+
+void report_counters(benchmark::State& state, const RunSummary& summary,
+                     std::optional<double> offered_per_s);
+
+struct RunContext {
+  std::string commit;
+  double load_rate_per_s = 0;
+  std::span<const Layout> layouts;
+  const TickCalibration* ticks = nullptr;
+};
+
+// Adds the idbench_* keys to the JSON context block (benchmark::AddCustomContext).
+void add_context(const RunContext& context);
+
+}  // namespace idbench::bench

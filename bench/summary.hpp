@@ -1,0 +1,83 @@
+// summary.hpp — what one bench thread records during a run (`ThreadResult`), and the numbers
+// a whole run comes to once every thread is done (`RunSummary`). Pure: no timing, no output.
+//
+// The measuring loops (measure.hpp) write one ThreadResult per thread; `summarize` merges them
+// after the run; report.hpp turns a RunSummary into Google Benchmark counters.
+//
+// Thread safety: a ThreadResult is written by its own thread only; `summarize` runs after all
+// of them have finished (the run's closing barrier orders the writes before it).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "bench/cap.hpp"
+#include "bench/histogram.hpp"
+#include "bench/ticks.hpp"
+#include "generators/id.hpp"
+#include "generators/layout.hpp"
+
+namespace idbench::bench {
+
+// One thread's record of one run. Aligned to its own cache lines so that threads recording
+// side by side never share a line (avoid false sharing).
+struct alignas(64) ThreadResult {
+  // Generate mode: ticks from just before the call to just after it. Load mode: from the
+  // call's *intended* send time, so time spent behind schedule counts (no coordinated omission).
+  LatencyHistogram latency;
+  // Load mode only: from the call's actual start to its end (the service time).
+  LatencyHistogram service;
+  TickSpan span;  // the IDs' own timestamps, when they carry one
+  std::uint64_t calls = 0;
+  std::uint64_t waited_calls = 0;  // calls during which the generator spun for the clock
+  std::uint64_t start_ticks = 0;   // start of the first call
+  std::uint64_t end_ticks = 0;     // end of the last call
+  Id first_id{};
+  Id last_id{};
+};
+static_assert(sizeof(ThreadResult) % 64 == 0 && alignof(ThreadResult) == 64,
+              "each thread's result starts and ends on a cache-line boundary");
+
+// How a run's IDs tell time and whether their format has a cap.
+enum class IdClock {
+  none,         // counters, UUIDv4, baselines
+  layout_tick,  // a 64-bit Snowflake-family layout: capped per node
+  uuidv7_ms,    // RFC 9562 UUIDv7: 48-bit Unix ms, no cap worth the name
+};
+
+struct IdModel {
+  IdClock clock = IdClock::none;
+  std::optional<Layout> layout;  // set iff clock == layout_tick
+  bool counts_waits = false;     // the IDs come from a generator reading the bench clock
+};
+
+struct Percentiles {
+  double p50_ns = 0;
+  double p99_ns = 0;
+  double p999_ns = 0;
+  double max_ns = 0;
+};
+
+struct RunSummary {
+  std::uint64_t ids = 0;
+  double seconds = 0;    // wall span: earliest call start to latest call end, all threads
+  double ids_per_s = 0;  // ids / seconds
+  std::optional<double> ids_per_s_by_ids;  // interior IDs ÷ interior time, by the IDs' clock
+  std::optional<double> cap_ratio;         // achieved ÷ cap for the node ids seen
+  std::optional<double> cap_per_s;         // that cap, IDs per second
+  std::optional<std::uint64_t> nodes_used;
+  std::optional<double> wait_ratio;   // waited calls ÷ calls
+  std::uint64_t latency_samples = 0;  // timed calls behind the percentiles
+  Percentiles latency;
+  std::optional<Percentiles> service;  // load mode
+};
+
+// Percentiles of a histogram of ticks, in ns.
+Percentiles percentiles_ns(const LatencyHistogram& h, const TickCalibration& ticks);
+
+// Precondition: at least one thread made a call. `with_service` reports `service` (load mode).
+RunSummary summarize(std::span<const ThreadResult> threads, const IdModel& model,
+                     const TickCalibration& ticks, bool with_service);
+
+}  // namespace idbench::bench

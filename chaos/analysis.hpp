@@ -1,0 +1,175 @@
+// analysis.hpp — what a chaos run proves, computed from the records its nodes wrote.
+//
+// Across all streams of a run (one stream per node thread, its incarnations in order):
+//   duplicates        IDs equal to an earlier one: counted by the shared checker
+//                     (check/checker.hpp), then classified by where the two copies came
+//                     from — one process, two lifetimes of one node, or two nodes;
+//   order violations  per stream, by the same checker;
+//   refusals          every call that threw a ClockError, by kind, with the first message;
+//   availability      1 − (time a node could not issue because of its generator) / run time,
+//                     averaged over nodes. "Could not issue": from a refused call until the
+//                     next successful one, plus every call that blocked longer than
+//                     kStallThresholdNs. Time a node was frozen (vm-pause) or dead (kill until
+//                     restart) is reported as down time, not charged to the generator;
+//   max stall         the longest such interval on any node;
+//   k-sort bound      the largest true-time gap between two IDs whose ID order contradicts
+//                     their true order (Twitter promised k-sorting within 1 s);
+//   ID skew           time embedded in an ID minus the time it should carry (true time plus
+//                     the scenario's base offset: 2016-12-31 for the leap second);
+//   timeline          a down-sampled picture for reports: per node and bucket of true time,
+//                     the range of embedded times; refused intervals; duplicates.
+//
+// Thread safety: pure functions of their inputs (and of the files they read).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chaos/interval.hpp"
+#include "generators/id.hpp"
+#include "generators/layout.hpp"
+
+namespace idbench::chaos {
+
+// A call blocked this long is a stall; an ordinary call takes µs, a sequence overflow waits
+// at most one 1 ms tick.
+inline constexpr std::int64_t kStallThresholdNs = 2'000'000;
+
+// One process lifetime of a node, as the driver saw it.
+struct IncarnationFacts {
+  unsigned threads = 0;
+  std::int64_t up_true_ns = 0;   // when it was told to go
+  std::int64_t end_true_ns = 0;  // when it was killed, or the stop time
+  bool killed = false;
+};
+
+struct NodeFacts {
+  std::uint64_t node_id = 0;
+  std::vector<IncarnationFacts> incarnations;
+  std::vector<Interval> paused;  // SIGSTOP → SIGCONT, true ns
+  std::vector<Interval> down;    // kill → the restarted process is told to go, true ns
+};
+
+struct LoggedEvent {
+  std::int64_t true_ns = 0;
+  int node = -1;  // -1: every node
+  std::string what;
+};
+
+// Everything the analyser needs besides the record files.
+struct RunFacts {
+  std::string run_dir;
+  std::int64_t start_true_ns = 0;
+  std::int64_t stop_true_ns = 0;
+  // reference(t) = t + reference_offset_ns: the time an ID issued at true time t should
+  // carry (0 except where the scenario moves every clock on purpose: leap second, epoch).
+  std::int64_t reference_offset_ns = 0;
+  std::vector<NodeFacts> nodes;
+  std::vector<LoggedEvent> events;
+  IdWidth width = IdWidth::bits64;
+  bool time_based = false;
+  std::optional<Layout> layout;  // decodes 64-bit IDs; nullopt for counters and UUIDs
+};
+
+// Which duplicates the configuration promises against (see `expectations_for`).
+struct Promise {
+  bool within_process = false;  // the policy promises uniqueness
+  bool across_restart = false;  // ... and a persisted high-water mark carries it over restarts
+  bool across_nodes = false;    // distinct node ids (or random bits) keep nodes apart
+  bool no_wrap = true;          // never an ID from a wrapped timestamp
+  std::string text() const;
+};
+
+struct DuplicateExample {
+  std::string id;  // text form
+  struct Place {
+    int node = 0;
+    int incarnation = 0;
+    int thread = 0;
+    double at_ms = 0;  // true time since the run started
+  };
+  std::vector<Place> places;
+};
+
+struct StreamFigures {
+  std::string name;  // "node0/thread1"
+  std::size_t ids = 0;
+  std::size_t order_violations = 0;
+};
+
+struct NodeFigures {
+  int node = 0;
+  std::uint64_t node_id = 0;
+  std::vector<std::size_t> ids_per_incarnation;
+  std::size_t refusals = 0;
+  double refused_ms = 0;      // union of refused stretches
+  double unavailable_ms = 0;  // refused ∪ stalled, minus paused and down
+  double down_ms = 0;         // paused or dead
+  double max_stall_ms = 0;
+};
+
+struct Timeline {
+  struct Point {
+    double x_ms;      // bucket centre, true ms since the run started
+    double y_min_ms;  // embedded time − reference at run start, ms
+    double y_max_ms;
+    std::size_t ids;
+  };
+  std::vector<std::vector<Point>> nodes;  // per node index
+  std::vector<std::vector<std::pair<double, double>>> refused;  // per node: [from, to] ms
+  std::vector<std::vector<std::pair<double, double>>> down;     // per node: [from, to] ms
+  struct Mark {
+    double x_ms;
+    double y_ms;
+    int node;
+  };
+  std::vector<Mark> duplicates;  // a sample: later copies of duplicated IDs
+  std::int64_t reference_start_unix_ms = 0;  // y = 0 means this UTC time
+};
+
+struct Analysis {
+  std::size_t ids = 0;
+  std::size_t duplicates = 0;
+  std::size_t duplicates_within_process = 0;
+  std::size_t duplicates_across_restart = 0;
+  std::size_t duplicates_across_nodes = 0;
+  std::vector<DuplicateExample> duplicate_examples;
+  std::size_t order_violations = 0;
+  std::vector<StreamFigures> streams;
+  std::size_t refusals = 0;
+  std::map<std::string, std::size_t> refusals_by_kind;
+  std::map<std::string, std::string> refusal_messages;  // kind → first message seen
+  std::int64_t refused_behind_max_ms = 0;  // the largest "N ms behind" a refusal reported
+  double availability = 1.0;
+  double max_stall_ms = 0;
+  double ksort_bound_ms = 0;
+  std::optional<double> id_skew_min_ms;  // nullopt when IDs carry no time
+  std::optional<double> id_skew_max_ms;
+  std::size_t wrapped_ids = 0;  // embedded time more than a day before the run began
+  std::vector<NodeFigures> nodes;
+  Timeline timeline;
+  bool self_check_ok = true;  // the checker and the classifier agree on the duplicate count
+};
+
+// Reads the run's files and computes every figure above. Throws idbench::Error on a file that
+// is not a whole number of records.
+Analysis analyse(const RunFacts& facts, std::size_t timeline_buckets = 200);
+
+// The embedded time of an ID in Unix ms, or nullopt when the ID carries none.
+std::optional<std::int64_t> embedded_unix_ms(const Id& id, const RunFacts& facts);
+
+// The largest true-time gap between two IDs whose ID order contradicts their true order.
+// `by_id` must be sorted by (id, true_ns); equal IDs are duplicates, not contradictions.
+struct TimedId {
+  Id id;
+  std::int64_t true_ns = 0;
+  std::uint16_t node = 0;
+  std::uint16_t incarnation = 0;
+  std::uint16_t thread = 0;
+};
+std::int64_t ksort_bound_ns(const std::vector<TimedId>& by_id);
+
+}  // namespace idbench::chaos

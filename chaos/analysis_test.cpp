@@ -1,0 +1,226 @@
+#include "chaos/analysis.hpp"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "chaos/driver.hpp"
+#include "chaos/record.hpp"
+#include "generators/uuid_format.hpp"
+
+namespace idbench::chaos {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::int64_t kMs = 1'000'000;
+constexpr std::int64_t kStart = 1'700'000'000'000 * kMs;
+
+TimedId at(std::uint64_t id, std::int64_t true_ms) {
+  return {Id::from_u64(id), kStart + true_ms * kMs, 0, 0, 0};
+}
+
+TEST(KsortBound, ZeroWhenIdOrderFollowsTrueOrder) {
+  EXPECT_EQ(ksort_bound_ns({at(1, 0), at(2, 1), at(3, 5)}), 0);
+}
+
+TEST(KsortBound, LargestGapOfAContradictingPair) {
+  // ID 2 issued at 100 ms but ID 5 at 40 ms and ID 9 at 10 ms: 9 vs 2 contradicts by 90 ms.
+  EXPECT_EQ(ksort_bound_ns({at(2, 100), at(5, 40), at(9, 10)}), 90 * kMs);
+}
+
+TEST(KsortBound, EqualIdsAreDuplicatesNotContradictions) {
+  EXPECT_EQ(ksort_bound_ns({at(4, 50), at(4, 10)}), 0);
+}
+
+TEST(EmbeddedTime, DecodesLayoutsAndUuidV7AndNothingElse) {
+  RunFacts f;
+  f.layout = Layout::parse("twitter", 1'700'000'000'000);
+  const std::int64_t ms = 1'700'000'000'123;
+  const std::uint64_t id =
+      f.layout->encode({f.layout->tick_of_unix_ms(ms), 5, 9});
+  EXPECT_EQ(embedded_unix_ms(Id::from_u64(id), f), ms);
+
+  RunFacts u;
+  u.width = IdWidth::bits128;
+  u.time_based = true;
+  EXPECT_EQ(embedded_unix_ms(Id::from_uuid(uuid_format::v7(ms, 1, 2)), u), ms);
+  EXPECT_EQ(embedded_unix_ms(Id::from_uuid(uuid_format::make(1, 2, 4)), u), std::nullopt);
+
+  RunFacts counter;  // no layout: a counter carries no time
+  EXPECT_EQ(embedded_unix_ms(Id::from_u64(42), counter), std::nullopt);
+}
+
+// A run directory written by hand, as nodes would.
+class AnalyseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "idbench-analysis-XXXXXX").string();
+    dir_ = ::mkdtemp(tmpl.data());
+    facts_.run_dir = dir_;
+    facts_.start_true_ns = kStart;
+    facts_.stop_true_ns = kStart + 1000 * kMs;
+    facts_.layout = Layout::parse("ts=41,node=10,seq=12,epoch=0", 1'700'000'000'000);
+    facts_.time_based = true;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Record id_at(std::int64_t true_ms, std::uint64_t node, std::uint64_t seq,
+               std::int64_t embedded_ms, std::uint32_t call_us = 3) {
+    Record r;
+    r.lo = facts_.layout->encode({embedded_ms, node, seq});
+    r.true_ns = kStart + true_ms * kMs;
+    r.call_us = call_us;
+    r.kind = static_cast<std::uint16_t>(RecordKind::id);
+    return r;
+  }
+  Record refusal_at(std::int64_t true_ms) {
+    Record r;
+    r.hi = 200;
+    r.true_ns = kStart + true_ms * kMs;
+    r.kind = static_cast<std::uint16_t>(RecordKind::refusal);
+    r.detail = static_cast<std::uint16_t>(RefusalKind::clock_moved_backwards);
+    return r;
+  }
+  void write(int node, int inc, int thread, const std::vector<Record>& records) {
+    std::FILE* f =
+        std::fopen((dir_ + "/" + record_file_name(node, inc, thread)).c_str(), "wb");
+    std::fwrite(records.data(), sizeof(Record), records.size(), f);
+    std::fclose(f);
+  }
+  std::int64_t emb(std::int64_t true_ms) { return kStart / kMs + true_ms; }
+
+  std::string dir_;
+  RunFacts facts_;
+};
+
+TEST_F(AnalyseTest, ClassifiesDuplicatesByWhereTheirCopiesCameFrom) {
+  // Node 0 (id 1): IDs at 10 and 20 ms, killed at 500, restarted: re-issues the 10 ms ID.
+  // Node 1 (id 1 too, a collision): re-issues the 20 ms ID.
+  facts_.nodes = {{1, {{1, kStart, kStart + 500 * kMs, true}, {1, kStart + 600 * kMs,
+                                                               kStart + 1000 * kMs, false}},
+                   {}, {{kStart + 500 * kMs, kStart + 600 * kMs}}},
+                  {1, {{1, kStart, kStart + 1000 * kMs, false}}, {}, {}}};
+  write(0, 0, 0, {id_at(10, 1, 0, emb(10)), id_at(20, 1, 0, emb(20))});
+  write(0, 1, 0, {id_at(700, 1, 0, emb(10)), id_at(710, 1, 0, emb(710))});
+  write(1, 0, 0, {id_at(25, 1, 0, emb(20)), id_at(900, 1, 0, emb(900))});
+  const Analysis a = analyse(facts_, 10);
+  EXPECT_EQ(a.ids, 6u);
+  EXPECT_EQ(a.duplicates, 2u);
+  EXPECT_EQ(a.duplicates_across_restart, 1u);
+  EXPECT_EQ(a.duplicates_across_nodes, 1u);
+  EXPECT_EQ(a.duplicates_within_process, 0u);
+  EXPECT_TRUE(a.self_check_ok);
+  // The restarted node went back in ID order: one violation in node0/thread0's stream.
+  EXPECT_EQ(a.order_violations, 1u);
+  EXPECT_EQ(a.nodes[0].ids_per_incarnation, (std::vector<std::size_t>{2, 2}));
+  EXPECT_DOUBLE_EQ(a.nodes[0].down_ms, 100);
+  ASSERT_FALSE(a.duplicate_examples.empty());
+  EXPECT_EQ(a.timeline.duplicates.size(), 2u);
+}
+
+TEST_F(AnalyseTest, RefusedStretchesAndStallsMakeAvailabilityPausesDoNot) {
+  facts_.nodes = {{0, {{1, kStart, kStart + 1000 * kMs, false}},
+                   {{kStart + 800 * kMs, kStart + 900 * kMs}}, {}}};
+  // Refused from 100 ms until the ID at 300 ms; one call blocked 50 ms (a wait); a call that
+  // spanned the pause is the pause's, not the generator's.
+  write(0, 0, 0,
+        {id_at(50, 0, 0, emb(50)), refusal_at(100), refusal_at(200), id_at(300, 0, 0, emb(300)),
+         id_at(500, 0, 0, emb(500), 50'000), id_at(905, 0, 0, emb(905), 100'000)});
+  const Analysis a = analyse(facts_, 10);
+  EXPECT_EQ(a.refusals, 2u);
+  EXPECT_EQ(a.refusals_by_kind.at("clock_moved_backwards"), 2u);
+  EXPECT_NEAR(a.nodes[0].refused_ms, 200, 0.01);
+  // 200 refused + 50 stalled + 5 of the last call after the pause ended.
+  EXPECT_NEAR(a.nodes[0].unavailable_ms, 255, 0.01);
+  EXPECT_NEAR(a.availability, 1 - 0.255, 1e-6);
+  EXPECT_NEAR(a.max_stall_ms, 200, 0.01);
+  EXPECT_NEAR(a.nodes[0].down_ms, 100, 0.01);
+}
+
+TEST_F(AnalyseTest, SkewAndKsortComeFromTheEmbeddedTimes) {
+  facts_.nodes = {{0, {{1, kStart, kStart + 1000 * kMs, false}}, {}, {}},
+                  {1, {{1, kStart, kStart + 1000 * kMs, false}}, {}, {}}};
+  // Node 1 runs 40 ms ahead: its ID at true 100 ms sorts after node 0's at true 130 ms.
+  write(0, 0, 0, {id_at(130, 0, 0, emb(130))});
+  write(1, 0, 0, {id_at(100, 1, 0, emb(140))});
+  const Analysis a = analyse(facts_, 10);
+  EXPECT_NEAR(a.ksort_bound_ms, 30, 0.01);
+  EXPECT_EQ(*a.id_skew_min_ms, 0);
+  EXPECT_EQ(*a.id_skew_max_ms, 40);
+  EXPECT_EQ(a.wrapped_ids, 0u);
+}
+
+TEST_F(AnalyseTest, AnIdFromAWrappedClockIsCounted) {
+  facts_.nodes = {{0, {{1, kStart, kStart + 1000 * kMs, false}}, {}, {}}};
+  write(0, 0, 0, {id_at(10, 0, 0, 5)});  // 1970: a timestamp that wrapped
+  EXPECT_EQ(analyse(facts_, 10).wrapped_ids, 1u);
+}
+
+Analysis with_duplicates(std::size_t within, std::size_t restart, std::size_t nodes) {
+  Analysis a;
+  a.duplicates_within_process = within;
+  a.duplicates_across_restart = restart;
+  a.duplicates_across_nodes = nodes;
+  a.duplicates = within + restart + nodes;
+  return a;
+}
+
+RunConfig config(const std::string& policy, bool persist = false) {
+  RunConfig c;
+  c.policy = policy;
+  if (persist) c.persist_dir = "/tmp/marks";
+  return c;
+}
+
+TEST(Judge, UnsafeDuplicatesAfterAStepBackAreCaughtNotBroken) {
+  const Verdict v = judge(with_duplicates(7, 0, 0), config("unsafe"), true, false, false, false,
+                          true, std::nullopt);
+  EXPECT_TRUE(v.promise_kept);
+  EXPECT_TRUE(v.caught);
+  EXPECT_TRUE(v.duplicates_expected);
+}
+
+TEST(Judge, AnyDuplicateWithinAProcessBreaksAPromisingPolicy) {
+  for (const char* p : {"refuse", "wait", "bounded-wait", "borrow"}) {
+    EXPECT_FALSE(judge(with_duplicates(1, 0, 0), config(p), true, false, false, false, true,
+                       std::nullopt)
+                     .promise_kept)
+        << p;
+  }
+}
+
+TEST(Judge, ARestartWithoutTheMarkIsExpectedToDuplicateWithItNot) {
+  EXPECT_TRUE(judge(with_duplicates(0, 5, 0), config("refuse"), true, true, false, false, true,
+                    std::nullopt)
+                  .promise_kept);
+  EXPECT_FALSE(judge(with_duplicates(0, 5, 0), config("refuse", true), true, true, false, false,
+                     true, std::nullopt)
+                   .promise_kept);
+}
+
+TEST(Judge, ACollisionIsCaughtButDistinctNodesMustNeverCollide) {
+  EXPECT_TRUE(judge(with_duplicates(0, 0, 9), config("refuse"), false, false, true, false, true,
+                    std::nullopt)
+                  .promise_kept);
+  EXPECT_FALSE(judge(with_duplicates(0, 0, 9), config("refuse"), false, false, false, false,
+                     true, std::nullopt)
+                   .promise_kept);
+}
+
+TEST(Judge, ExhaustionMustRefuseNamingTheLastDate) {
+  const std::int64_t last = 3'487'858'230'208;  // twitter: 2080-07-10T17:30:30.208Z
+  Analysis a;
+  a.refusals_by_kind["epoch_exhausted"] = 3;
+  a.refusal_messages["epoch_exhausted"] = "… its last representable time is 2080-07-10T17:30:30.208Z";
+  EXPECT_TRUE(judge(a, config("refuse"), false, false, false, true, true, last).promise_kept);
+  a.refusal_messages["epoch_exhausted"] = "clock out of range";
+  EXPECT_FALSE(judge(a, config("refuse"), false, false, false, true, true, last).promise_kept);
+  Analysis none;
+  EXPECT_FALSE(judge(none, config("refuse"), false, false, false, true, true, last).promise_kept);
+}
+
+}  // namespace
+}  // namespace idbench::chaos

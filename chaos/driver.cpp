@@ -1,0 +1,541 @@
+#include "chaos/driver.hpp"
+
+#include <fmt/format.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+#include "chaos/faketime.hpp"
+#include "chaos/process.hpp"
+#include "chaos/raw_time.hpp"
+#include "chaos/scenario.hpp"
+#include "generators/errors.hpp"
+#include "generators/registry.hpp"
+
+namespace idbench::chaos {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Start-up of a node (exec, dynamic loading, libfaketime, generator) takes milliseconds; ten
+// seconds means it is not coming.
+constexpr std::int64_t kReadyTimeoutNs = 10'000'000'000;
+// Between telling the nodes when to start and the start: enough to write every node's
+// timestamp file and send every "go" line.
+constexpr std::int64_t kStartMarginNs = 50'000'000;
+// A node stops by itself at the stop time, waits up to 200 ms for a thread blocked in next(),
+// then writes its last records. Beyond this it is stuck.
+constexpr std::int64_t kStopTimeoutNs = 5'000'000'000;
+// Writing a timestamp file (write + rename) takes tens of µs; a rate change allows this long
+// for it to land (see ClockModel::change_rate): a forward jump of at most |Δrate| × 1 ms.
+constexpr std::int64_t kRateWriteSlackNs = 1'000'000;
+
+// The last ms a Clock can report: wall_ns() is int64 ns since 1970.
+constexpr std::int64_t kClockLastMs = std::numeric_limits<std::int64_t>::max() / 1'000'000;
+
+std::int64_t true_ms_now() { return Clock::floor_div(true_ns(), 1'000'000); }
+
+std::string one_of(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// The run's directory: a fresh temp directory removed at the end, or a kept one.
+class RunDir {
+ public:
+  explicit RunDir(const std::string& keep) {
+    if (!keep.empty()) {
+      fs::create_directories(keep);
+      path_ = fs::absolute(keep).string();
+      return;
+    }
+    std::string tmpl = (fs::temp_directory_path() / "idbench-chaos-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) throw Error("cannot create a temp directory");
+    path_ = tmpl;
+    temporary_ = true;
+  }
+  ~RunDir() {
+    if (!temporary_) return;
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  bool temporary_ = false;
+};
+
+std::string default_node_binary() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path beside = self.parent_path() / "idbench-chaos-node";
+    if (fs::exists(beside)) return beside.string();
+  }
+  throw Error(
+      "idbench-chaos-node not found beside this executable; build it (ninja idbench-chaos-node) "
+      "or pass its path");
+}
+
+struct LiveNode {
+  int index = 0;
+  std::uint64_t node_id = 0;
+  std::string timestamp_file;
+  ClockModel clock;
+  std::int64_t lib_start_true_ns = 0;
+  std::unique_ptr<ChildProcess> proc;
+  int incarnation = 0;
+  std::int64_t paused_since = -1;
+  std::int64_t down_since = -1;
+  NodeFacts facts;
+};
+
+class Run {
+ public:
+  Run(const RunConfig& cfg, std::FILE* progress) : cfg_(cfg), progress_(progress) {}
+
+  RunResult execute() {
+    const std::int64_t began = mono_ns();
+    validate();
+    RunDir dir(cfg_.keep_dir);
+    dir_ = dir.path();
+    libfaketime_ = find_libfaketime();
+    node_binary_ = cfg_.node_binary.empty() ? default_node_binary() : cfg_.node_binary;
+    if (!cfg_.persist_dir.empty()) fs::create_directories(cfg_.persist_dir);
+    sweep_stale_faketime_shm();
+    InterruptGuard guard;
+
+    say(fmt::format("chaos: {} · {} · {} · {} node{} × {} thread{} · {} · {:.1f} s{}",
+                    scenario_.name, cfg_.variant, cfg_.policy, cfg_.nodes,
+                    cfg_.nodes == 1 ? "" : "s", cfg_.threads, cfg_.threads == 1 ? "" : "s",
+                    cfg_.rate > 0 ? fmt::format("{:.0f} IDs/s per node", cfg_.rate) : "flat out",
+                    scenario_.duration_ms / 1000.0,
+                    cfg_.persist_dir.empty() ? "" : " · persisted high-water mark"));
+
+    for (int k = 0; k < cfg_.nodes; ++k) {
+      LiveNode n;
+      n.index = k;
+      n.node_id = node_ids_[static_cast<std::size_t>(k)];
+      n.timestamp_file = fmt::format("{}/node-{}.faketime", dir_, k);
+      n.facts.node_id = n.node_id;
+      nodes_.push_back(std::move(n));
+    }
+    for (auto& n : nodes_) spawn(n);
+
+    // The run's instant 0, on both clocks.
+    const std::int64_t mono_now = mono_ns();
+    const std::int64_t true_now = true_ns();
+    start_mono_ = mono_now + kStartMarginNs;
+    start_true_ = true_now + kStartMarginNs;
+    stop_mono_ = start_mono_ + scenario_.duration_ms * 1'000'000;
+    stop_true_ = start_true_ + scenario_.duration_ms * 1'000'000;
+    reference_offset_ns_ = reference_offset();
+    for (auto& n : nodes_) {
+      n.clock = ClockModel(start_true_, start_true_ + reference_offset_ns_ + skew_ns(n.index));
+      write_setting(n.timestamp_file, n.clock.setting_for(n.lib_start_true_ns));
+      n.facts.incarnations.push_back({cfg_.threads, start_true_, stop_true_, false});
+    }
+    for (auto& n : nodes_) n.proc->send_line(fmt::format("go {} {}", start_mono_, stop_mono_));
+
+    play_events();
+    while (!sleep_until_mono(stop_mono_)) throw_if_interrupted();
+    collect_nodes();
+
+    RunFacts facts = run_facts();
+    RunResult result;
+    result.config = cfg_;
+    result.scenario_summary = std::string(scenario_.summary);
+    result.duration_ms = scenario_.duration_ms;
+    result.node_ids = node_ids_;
+    result.lifetime_last_unix_ms = lifetime_last_ms_;
+    result.events = events_;
+    result.start_true_ns = start_true_;
+    result.analysis = analyse(facts);
+    const Variant* v = find_variant(cfg_.variant);
+    result.verdict = judge(result.analysis, cfg_, scenario_.steps_back, scenario_.restarts,
+                           scenario_.same_node_id, scenario_.exhausts,
+                           v->uses_layout || v->width == IdWidth::bits128, lifetime_last_ms_);
+    result.wall_seconds = static_cast<double>(mono_ns() - began) / 1e9;
+    say(fmt::format("  {} IDs, {} duplicates, {} refusals, availability {:.1f}%, max stall "
+                    "{:.0f} ms, k-sort bound {:.0f} ms: {}",
+                    result.analysis.ids, result.analysis.duplicates, result.analysis.refusals,
+                    100 * result.analysis.availability, result.analysis.max_stall_ms,
+                    result.analysis.ksort_bound_ms, result.verdict.summary));
+    return result;
+  }
+
+ private:
+  void say(const std::string& line) {
+    if (progress_ == nullptr) return;
+    fmt::print(progress_, "{}\n", line);
+    std::fflush(progress_);
+  }
+
+  void validate() {
+    const Scenario* s = find_scenario(cfg_.scenario);
+    if (s == nullptr) {
+      std::vector<std::string> names;
+      for (const auto& sc : scenarios()) names.emplace_back(sc.name);
+      throw Error(fmt::format("unknown scenario '{}'; one of: {}", cfg_.scenario, one_of(names)));
+    }
+    if (!(cfg_.time_scale > 0)) throw Error("--time-scale must be positive");
+    scenario_ = scaled(*s, cfg_.time_scale);
+    const Variant* v = find_variant(cfg_.variant);
+    if (v == nullptr) {
+      std::vector<std::string> names;
+      for (const auto& var : variants()) names.emplace_back(var.name);
+      throw Error(fmt::format("unknown variant '{}'; one of: {}", cfg_.variant, one_of(names)));
+    }
+    Policy::parse(cfg_.policy);  // throws with the list of policies
+    const Layout layout = Layout::parse(cfg_.layout, true_ms_now());
+    if (cfg_.nodes < 1 || cfg_.nodes > 64) throw Error("--nodes must be 1 … 64");
+    if (cfg_.threads < 1 || cfg_.threads > 64) throw Error("--threads must be 1 … 64");
+    if (cfg_.rate < 0) throw Error("--rate must be ≥ 0 (0: flat out)");
+    if (scenario_.same_node_id && cfg_.nodes < 2) {
+      throw Error(fmt::format("scenario {} needs at least 2 nodes", scenario_.name));
+    }
+    for (int k = 0; k < cfg_.nodes; ++k) {
+      // Node k issues as k·T (thread-local: k·T … k·T+T−1). With a collision, node 1 repeats
+      // node 0's id and the rest move down one place.
+      const int place = scenario_.same_node_id && k >= 1 ? k - 1 : k;
+      node_ids_.push_back(static_cast<std::uint64_t>(place) * cfg_.threads);
+    }
+    if (v->uses_layout) {
+      const std::uint64_t last = node_ids_.back() + cfg_.threads - 1;
+      if (last > layout.max_node()) {
+        throw Error(fmt::format(
+            "{} nodes × {} threads need node ids up to {}, beyond {}'s last node id {}",
+            cfg_.nodes, cfg_.threads, last, layout.name(), layout.max_node()));
+      }
+    }
+    if (scenario_.base == ClockBase::lifetime_end_at) {
+      lifetime_last_ms_ = probe_lifetime_last_ms(cfg_.variant, cfg_.layout, cfg_.policy);
+      if (!lifetime_last_ms_) {
+        if (!v->time_based) {
+          throw NotApplicable(fmt::format("variant {} has no timestamp to exhaust", cfg_.variant));
+        }
+        throw NotApplicable(fmt::format(
+            "variant {} does not run out before {}, the last instant idbench's Clock can "
+            "express (int64 ns since 1970): its end cannot be reached through the clock seam",
+            cfg_.variant, format_utc_ms(kClockLastMs)));
+      }
+    }
+  }
+
+  std::int64_t skew_ns(int k) const {
+    if (scenario_.skew_ms == 0 || cfg_.nodes < 2) return 0;
+    const double share = static_cast<double>(k) / (cfg_.nodes - 1);
+    return static_cast<std::int64_t>((-1.0 + 2.0 * share) * scenario_.skew_ms * 1e6);
+  }
+
+  std::int64_t reference_offset() const {
+    const std::int64_t at_true = start_true_ + scenario_.base_at_ms * 1'000'000;
+    switch (scenario_.base) {
+      case ClockBase::true_time:
+        return 0;
+      case ClockBase::absolute_at:
+        return scenario_.base_unix_ms * 1'000'000 - at_true;
+      case ClockBase::lifetime_end_at:
+        return (*lifetime_last_ms_ + 1) * 1'000'000 - at_true;
+    }
+    return 0;
+  }
+
+  void spawn(LiveNode& n) {
+    write_setting(n.timestamp_file, kCalibrationSetting);
+    std::vector<std::string> argv = {node_binary_,
+                                     "--variant", cfg_.variant,
+                                     "--layout", cfg_.layout,
+                                     "--policy", cfg_.policy,
+                                     "--node-id", std::to_string(n.node_id),
+                                     "--node-index", std::to_string(n.index),
+                                     "--incarnation", std::to_string(n.incarnation),
+                                     "--threads", std::to_string(cfg_.threads),
+                                     "--rate", fmt::format("{}", cfg_.rate),
+                                     "--out-dir", dir_};
+    if (!cfg_.persist_dir.empty()) {
+      argv.insert(argv.end(), {"--persist", cfg_.persist_dir, "--reserve-ms",
+                               std::to_string(cfg_.reserve_ms)});
+    }
+    const std::string err = stderr_path(n);
+    n.proc = std::make_unique<ChildProcess>(argv, node_environment(n.timestamp_file, libfaketime_),
+                                            err);
+    const auto line = n.proc->read_line(mono_ns() + kReadyTimeoutNs);
+    std::istringstream in(line.value_or(""));
+    std::string word;
+    std::int64_t t = 0;
+    std::int64_t f = 0;
+    if (!(in >> word >> t >> f) || word != "ready") {
+      const auto status = n.proc->wait_until(mono_ns() + 1'000'000'000);
+      throw Error(fmt::format("node {} did not start ({}): {}", n.index,
+                              status ? fmt::format("exit status {}", *status) : "no answer",
+                              last_lines(read_text_file(err))));
+    }
+    n.lib_start_true_ns = lib_start_from_calibration(t, f);
+  }
+
+  std::string stderr_path(const LiveNode& n) const {
+    return fmt::format("{}/node-{}.inc-{}.stderr", dir_, n.index, n.incarnation);
+  }
+
+  static std::string last_lines(const std::string& text) {
+    std::string t = text;
+    while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+    if (t.empty()) return "(no message)";
+    const std::size_t cut = t.size() > 600 ? t.size() - 600 : 0;
+    return t.substr(cut);
+  }
+
+  void log(std::int64_t at_true, int node, std::string_view what) {
+    events_.push_back({at_true, node, std::string(what)});
+    say(fmt::format("  +{:5.2f} s  {}", static_cast<double>(at_true - start_true_) / 1e9, what));
+  }
+
+  void play_events() {
+    std::vector<Event> timeline = scenario_.events;
+    std::stable_sort(timeline.begin(), timeline.end(),
+                     [](const Event& a, const Event& b) { return a.at_ms < b.at_ms; });
+    for (const Event& e : timeline) {
+      while (!sleep_until_mono(start_mono_ + e.at_ms * 1'000'000)) throw_if_interrupted();
+      throw_if_interrupted();
+      const std::int64_t now = true_ns();
+      for (auto& n : nodes_) {
+        if (e.node != kAllNodes && e.node != n.index) continue;
+        if (e.node >= cfg_.nodes) continue;
+        apply(e, n, now);
+      }
+      if (e.node < cfg_.nodes) log(now, e.node, e.why);
+    }
+  }
+
+  void rewrite(LiveNode& n) {
+    if (n.proc && n.proc->running()) {
+      write_setting(n.timestamp_file, n.clock.setting_for(n.lib_start_true_ns));
+    }
+  }
+
+  void apply(const Event& e, LiveNode& n, std::int64_t now) {
+    switch (e.kind) {
+      case EventKind::step:
+        n.clock.step(now, e.step_ms * 1'000'000);
+        rewrite(n);
+        break;
+      case EventKind::set_rate:
+        // Anchored at this node's own write, not at the event: nodes are written one after
+        // the other, and the gap would be a small step back for the later ones.
+        n.clock.change_rate(true_ns(), e.rate, kRateWriteSlackNs);
+        rewrite(n);
+        break;
+      case EventKind::stop:
+        n.proc->signal(SIGSTOP);
+        n.paused_since = now;
+        break;
+      case EventKind::resume:
+        n.clock.step(now, e.step_ms * 1'000'000);
+        rewrite(n);
+        n.proc->signal(SIGCONT);
+        if (n.paused_since >= 0) n.facts.paused.push_back({n.paused_since, now});
+        n.paused_since = -1;
+        break;
+      case EventKind::kill:
+        n.proc->kill_and_reap();
+        n.facts.incarnations.back().end_true_ns = now;
+        n.facts.incarnations.back().killed = true;
+        n.down_since = now;
+        break;
+      case EventKind::restart: {
+        ++n.incarnation;
+        spawn(n);
+        rewrite(n);
+        const std::int64_t go_true = true_ns();
+        n.proc->send_line(fmt::format("go {} {}", mono_ns(), stop_mono_));
+        n.facts.incarnations.push_back({cfg_.threads, go_true, stop_true_, false});
+        if (n.down_since >= 0) n.facts.down.push_back({n.down_since, go_true});
+        n.down_since = -1;
+        break;
+      }
+    }
+  }
+
+  void collect_nodes() {
+    for (auto& n : nodes_) {
+      if (n.paused_since >= 0) {  // a scenario that never resumed: resume to let it stop
+        n.proc->signal(SIGCONT);
+        n.facts.paused.push_back({n.paused_since, true_ns()});
+      }
+      if (n.down_since >= 0) n.facts.down.push_back({n.down_since, stop_true_});
+      if (!n.proc || !n.proc->running()) continue;
+      const auto status = n.proc->wait_until(stop_mono_ + kStopTimeoutNs);
+      if (!status) {
+        n.proc->kill_and_reap();
+        throw Error(fmt::format("node {} did not stop within {} s of the end of the run",
+                                n.index, kStopTimeoutNs / 1'000'000'000));
+      }
+      if (*status != 0) {
+        throw Error(fmt::format("node {} (incarnation {}) failed with exit status {}: {}",
+                                n.index, n.incarnation, *status,
+                                last_lines(read_text_file(stderr_path(n)))));
+      }
+    }
+  }
+
+  RunFacts run_facts() const {
+    RunFacts f;
+    f.run_dir = dir_;
+    f.start_true_ns = start_true_;
+    f.stop_true_ns = stop_true_;
+    f.reference_offset_ns = reference_offset_ns_;
+    for (const auto& n : nodes_) f.nodes.push_back(n.facts);
+    f.events = events_;
+    const Variant* v = find_variant(cfg_.variant);
+    f.width = v->width;
+    f.time_based = v->time_based;
+    if (v->uses_layout) f.layout = Layout::parse(cfg_.layout, true_ms_now());
+    return f;
+  }
+
+  const RunConfig cfg_;
+  std::FILE* progress_;
+  Scenario scenario_;
+  std::vector<std::uint64_t> node_ids_;
+  std::optional<std::int64_t> lifetime_last_ms_;
+  std::string dir_;
+  std::string libfaketime_;
+  std::string node_binary_;
+  std::vector<LiveNode> nodes_;
+  std::vector<LoggedEvent> events_;
+  std::int64_t start_mono_ = 0;
+  std::int64_t start_true_ = 0;
+  std::int64_t stop_mono_ = 0;
+  std::int64_t stop_true_ = 0;
+  std::int64_t reference_offset_ns_ = 0;
+};
+
+}  // namespace
+
+RunResult run_chaos(const RunConfig& config, std::FILE* progress) {
+  return Run(config, progress).execute();
+}
+
+std::optional<std::int64_t> probe_lifetime_last_ms(const std::string& variant,
+                                                   const std::string& layout,
+                                                   const std::string& policy) {
+  const std::int64_t now_ms = true_ms_now();
+  const auto exhausted_at = [&](std::int64_t unix_ms) {
+    GeneratorOptions opts;
+    opts.layout = Layout::parse(layout, now_ms);
+    opts.policy = Policy::parse(policy);
+    opts.clock = std::make_shared<ManualClock>(unix_ms * 1'000'000);
+    auto gen = make_generator(variant, opts);
+    try {
+      gen->next();
+      return false;
+    } catch (const EpochExhausted&) {
+      return true;
+    } catch (const ClockError&) {
+      return false;
+    }
+  };
+  std::int64_t lo = now_ms;
+  std::int64_t hi = kClockLastMs;
+  if (exhausted_at(lo) || !exhausted_at(hi)) return std::nullopt;
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    (exhausted_at(mid) ? hi : lo) = mid;
+  }
+  return lo;
+}
+
+Verdict judge(const Analysis& a, const RunConfig& cfg, bool steps_back, bool restarts,
+              bool same_node_id, bool exhausts, bool node_separated,
+              std::optional<std::int64_t> lifetime_last_unix_ms) {
+  Verdict v;
+  const Policy policy = Policy::parse(cfg.policy);
+  v.promise.within_process = policy.promises_uniqueness();
+  v.promise.across_restart = v.promise.within_process && !cfg.persist_dir.empty();
+  v.promise.across_nodes = node_separated && !same_node_id && cfg.nodes > 1;
+
+  const auto plural = [](std::size_t n, std::string_view what) {
+    return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
+  };
+  std::size_t broken = 0;
+  if (v.promise.within_process && a.duplicates_within_process > 0) {
+    broken += a.duplicates_within_process;
+    v.findings.push_back(fmt::format("BROKEN: {} within one process under a policy that "
+                                     "promises uniqueness",
+                                     plural(a.duplicates_within_process, "duplicate")));
+  }
+  if (v.promise.across_restart && a.duplicates_across_restart > 0) {
+    broken += a.duplicates_across_restart;
+    v.findings.push_back(fmt::format("BROKEN: {} across a restart despite the persisted mark",
+                                     plural(a.duplicates_across_restart, "duplicate")));
+  }
+  if (v.promise.across_nodes && a.duplicates_across_nodes > 0) {
+    broken += a.duplicates_across_nodes;
+    v.findings.push_back(fmt::format("BROKEN: {} across nodes with distinct node ids",
+                                     plural(a.duplicates_across_nodes, "duplicate")));
+  }
+  if (a.wrapped_ids > 0) {
+    v.findings.push_back(
+        fmt::format("BROKEN: {} carry a timestamp from before the run (a wrapped clock)",
+                    plural(a.wrapped_ids, "ID")));
+  }
+  bool exhaustion_ok = true;
+  if (exhausts && lifetime_last_unix_ms) {
+    const std::string last = format_utc_ms(*lifetime_last_unix_ms);
+    const auto n = a.refusals_by_kind.find("epoch_exhausted");
+    const auto msg = a.refusal_messages.find("epoch_exhausted");
+    if (n == a.refusals_by_kind.end() || n->second == 0) {
+      exhaustion_ok = false;
+      v.findings.push_back("BROKEN: never refused past the end of the lifetime (" + last + ")");
+    } else if (msg == a.refusal_messages.end() || msg->second.find(last) == std::string::npos) {
+      exhaustion_ok = false;
+      v.findings.push_back("BROKEN: the refusal does not name the last date " + last);
+    } else {
+      v.findings.push_back(fmt::format("refused {} past the lifetime: \"{}\"",
+                                       plural(n->second, "call"), msg->second));
+    }
+  }
+  if (!a.self_check_ok) {
+    v.findings.push_back("BROKEN (harness): the checker and the classifier disagree");
+  }
+  v.promise_kept = broken == 0 && a.wrapped_ids == 0 && exhaustion_ok && a.self_check_ok;
+
+  std::vector<std::string> reasons;
+  if (!v.promise.within_process && (steps_back || restarts)) {
+    reasons.emplace_back("unsafe resets its sequence when the clock goes back");
+  }
+  if (restarts && !v.promise.across_restart && v.promise.within_process) {
+    reasons.emplace_back("a restart without a persisted mark forgets the last tick");
+  }
+  if (same_node_id && node_separated) reasons.emplace_back("two nodes share a node id");
+  if (!node_separated && cfg.nodes > 1) {
+    reasons.emplace_back("a counter per process has no node field");
+  }
+  v.duplicates_expected = !reasons.empty();
+  v.caught = a.duplicates > 0;
+  std::string why;
+  for (const auto& r : reasons) why += (why.empty() ? "" : "; ") + r;
+  if (!v.promise_kept) {
+    v.summary = v.findings.empty() ? "BROKEN" : v.findings.front();
+  } else if (a.duplicates > 0) {
+    v.summary = fmt::format("caught {} (expected: {})", plural(a.duplicates, "duplicate"),
+                            why.empty() ? "outside the promise" : why);
+    v.findings.push_back(v.summary);
+  } else if (v.duplicates_expected) {
+    v.summary = fmt::format("kept: 0 duplicates (possible here: {})", why);
+  } else {
+    v.summary = "kept: 0 duplicates";
+  }
+  return v;
+}
+
+}  // namespace idbench::chaos

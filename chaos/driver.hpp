@@ -1,0 +1,94 @@
+// driver.hpp — one chaos run: K node processes under libfaketime, a scenario played on their
+// clocks, then the analysis and the verdict.
+//
+//   RunConfig cfg{.scenario = "ntp-step-back", .variant = "cas", .policy = "refuse"};
+//   RunResult r = run_chaos(cfg, stderr);       // progress lines go to the FILE* (or nullptr)
+//   r.verdict.promise_kept;                      // false: a duplicate the policy promised against
+//
+// Node k gets node id k·T (T threads), so the thread-local variant's ids node..node+T−1 never
+// overlap between nodes; the worker-collision scenario gives nodes 0 and 1 the same id. Every
+// node runs the same variant, policy and layout. The run directory (records, timestamp files,
+// node stderr) is a fresh temp directory removed afterwards, unless `keep_dir` names one.
+//
+// Thread safety: run_chaos forks; call it from one thread at a time, from a thread that
+// outlives the run (PR_SET_PDEATHSIG is tied to the forking thread).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chaos/analysis.hpp"
+#include "generators/errors.hpp"
+
+namespace idbench::chaos {
+
+// The scenario cannot be played with this variant (epoch-exhaustion with a variant whose
+// timestamp never ends, or ends beyond what idbench's Clock can express). The matrix records
+// such a cell as skipped, with this message.
+class NotApplicable : public Error {
+ public:
+  using Error::Error;
+};
+
+struct RunConfig {
+  std::string scenario;
+  std::string variant;
+  std::string policy = "refuse";
+  std::string layout = "twitter";
+  int nodes = 2;
+  unsigned threads = 2;
+  // IDs per second per node; 0 = flat out. 40 k/s keeps four libfaketime'd threads (each
+  // clock read ~3 µs: the library re-reads the timestamp file on every call) well inside two
+  // cores while a 2 s run still issues 160 k IDs.
+  double rate = 40'000;
+  double time_scale = 1.0;  // scaled(scenario, time_scale)
+  std::string persist_dir;  // empty: no high-water mark
+  std::int64_t reserve_ms = 1000;
+  std::string node_binary;  // empty: idbench-chaos-node beside this executable
+  std::string keep_dir;     // keep the run's files here instead of a removed temp directory
+};
+
+struct Verdict {
+  Promise promise;
+  bool promise_kept = true;
+  // Duplicates are possible here for a reason outside the promise (unsafe after a step back,
+  // a restart without a persisted mark, two nodes with one node id).
+  bool duplicates_expected = false;
+  bool caught = false;  // duplicates occurred and were found
+  std::vector<std::string> findings;  // one line each: what was kept, broken, caught
+  std::string summary;
+};
+
+struct RunResult {
+  RunConfig config;
+  std::string scenario_summary;
+  std::int64_t duration_ms = 0;
+  std::vector<std::uint64_t> node_ids;
+  std::optional<std::int64_t> lifetime_last_unix_ms;  // epoch-exhaustion only
+  std::vector<LoggedEvent> events;
+  std::int64_t start_true_ns = 0;
+  double wall_seconds = 0;  // the whole run, set-up and analysis included (monotonic)
+  Analysis analysis;
+  Verdict verdict;
+};
+
+// Throws idbench::Error for a bad configuration or a node that fails; Interrupted on a signal.
+RunResult run_chaos(const RunConfig& config, std::FILE* progress);
+
+// The instant the variant's lifetime ends (its last representable Unix ms), found by probing
+// it on a manual clock: the driver never needs to know the format. nullopt when it does not
+// end before the last instant idbench's Clock can express — int64 ns since 1970, i.e.
+// 2262-04-11T23:47:16.854Z — as for counters, random UUIDs and UUIDv7 (48-bit ms: 10889).
+std::optional<std::int64_t> probe_lifetime_last_ms(const std::string& variant,
+                                                   const std::string& layout,
+                                                   const std::string& policy);
+
+// Decides the verdict from the analysis (exposed for tests).
+Verdict judge(const Analysis& a, const RunConfig& cfg, bool steps_back, bool restarts,
+              bool same_node_id, bool exhausts, bool node_separated,
+              std::optional<std::int64_t> lifetime_last_unix_ms);
+
+}  // namespace idbench::chaos

@@ -1,0 +1,109 @@
+// high_water_mark.hpp — a persisted high-water mark: the one thing that keeps a restarted
+// generator from re-issuing IDs while its wall clock is behind (BRIEF §2, last paragraph).
+//
+// A restart loses the in-memory "last tick" every policy relies on; after a kill -9 and a
+// backward clock step, a fresh process issues the ticks its predecessor already used. The fix
+// is the one Baidu and Leaf apply at start-up, made exact: before a generator issues from a
+// time, that time is covered by a *reservation* stored durably on disk; a restarted generator
+// starts from the stored mark (`GeneratorOptions::resume_after_unix_ms`), so its own policy
+// refuses or waits until the clock passes it.
+//
+//   HighWaterMark mark("/var/lib/ids/node-3.hwm");
+//   GeneratorOptions opts;
+//   opts.resume_after_unix_ms = mark.load();          // nullopt on first start
+//   opts.clock = std::make_shared<ReservingClock>(wall_clock(), mark,
+//                                                 lookahead_ms(opts.policy), 1000,
+//                                                 opts.resume_after_unix_ms);
+//   auto gen = make_generator("cas", opts);           // every ID now covered by the mark
+//
+// Why a clock decorator rather than a change to the generators: every time-based generator
+// issues from a tick no later than (its last clock reading + the policy's lookahead), so
+// reserving ahead of every reading the generator takes covers every ID it can issue, for every
+// variant and policy, without touching their code. The lookahead is 0 for every policy but
+// `borrow`, which may run up to its bound ahead of the clock.
+//
+// Cost: one durable write (write, fsync, rename, fsync of the directory) per `reserve_ms` of
+// clock time, made by whichever thread first reads the clock past the reservation; other
+// threads read one atomic. The price at restart: up to `reserve_ms` (+ the backward step) of
+// refusals or waiting, because the mark is ahead of the last ID really issued.
+//
+// Thread safety: `HighWaterMark` is thread-compatible; `ReservingClock` is thread-safe.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "generators/clock.hpp"
+#include "generators/errors.hpp"
+#include "generators/policy.hpp"
+
+namespace idbench::chaos {
+
+// A mark file that cannot be read, parsed or made durable. A generator must not start from
+// a corrupt mark: guessing could re-issue IDs, so this is an error, never a default.
+class HighWaterMarkError : public Error {
+ public:
+  using Error::Error;
+};
+
+// One mark file: a single decimal Unix millisecond and a newline.
+class HighWaterMark {
+ public:
+  explicit HighWaterMark(std::string path) : path_(std::move(path)) {}
+
+  // The stored mark; nullopt when the file does not exist. Throws HighWaterMarkError when it
+  // exists but does not hold exactly one number.
+  std::optional<std::int64_t> load() const;
+
+  // Makes `unix_ms` the stored mark before returning: writes `PATH.tmp`, fsyncs it, renames it
+  // over PATH and fsyncs the directory. Rename makes the swap atomic (a crash leaves the old
+  // or the new mark, never half of one); the first fsync makes the new contents durable
+  // before the rename can be, the second makes the rename itself durable.
+  void store(std::int64_t unix_ms) const;
+
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// How far past its last clock reading a generator with `policy` may issue: the borrow bound
+// for `borrow`, 0 for every other policy (they issue at the reading or at an earlier tick).
+std::int64_t lookahead_ms(const Policy& policy);
+
+// A Clock that never lets a reading out before the mark covers it: a reading `r` is returned
+// only once the stored mark is >= r + lookahead. When it is not, the reading thread stores
+// r + lookahead + reserve_ms (durably) first.
+class ReservingClock final : public Clock {
+ public:
+  // `initial_mark`: the mark already stored (what `load()` returned), so a restart does not
+  // rewrite a mark that already covers the clock.
+  ReservingClock(std::shared_ptr<Clock> inner, HighWaterMark mark, std::int64_t lookahead_ms,
+                 std::int64_t reserve_ms, std::optional<std::int64_t> initial_mark);
+
+  std::int64_t wall_ns() const override;
+  std::int64_t steady_ns() const override { return inner_->steady_ns(); }
+  void relax() override { inner_->relax(); }
+
+  // The mark stored last, and how many durable writes it took: for reports and tests.
+  std::int64_t reserved_unix_ms() const { return reserved_.load(std::memory_order_acquire); }
+  std::int64_t stores() const { return stores_.load(std::memory_order_relaxed); }
+
+ private:
+  const std::shared_ptr<Clock> inner_;
+  const HighWaterMark mark_;
+  const std::int64_t lookahead_ms_;
+  const std::int64_t reserve_ms_;
+  mutable std::mutex store_mu_;  // one durable write at a time
+  // The durable mark. Written only under store_mu_ and only after store() returned: this
+  // release pairs with the acquire in wall_ns(), so a thread that sees a mark also sees that
+  // it is on disk (nothing else is published through it, but the order is the promise).
+  mutable std::atomic<std::int64_t> reserved_;
+  mutable std::atomic<std::int64_t> stores_{0};
+};
+
+}  // namespace idbench::chaos

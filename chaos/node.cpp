@@ -1,0 +1,319 @@
+#include "chaos/node.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <boost/lockfree/spsc_queue.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "chaos/high_water_mark.hpp"
+#include "chaos/raw_time.hpp"
+#include "chaos/record.hpp"
+#include "generators/errors.hpp"
+#include "generators/registry.hpp"
+
+namespace idbench::chaos {
+namespace {
+
+// 64 Ki records (2 MiB) per thread: the writer drains every millisecond, so even a flat-out
+// thread (~300 k calls/s under libfaketime) leaves the queue far from full.
+constexpr std::size_t kQueueRecords = 1 << 16;
+using Queue = boost::lockfree::spsc_queue<Record, boost::lockfree::capacity<kQueueRecords>>;
+
+// A paced thread that fell this far behind its schedule (it was stopped, or its call blocked)
+// drops the slots it missed instead of bursting to catch up: a client that timed out does not
+// come back all at once.
+constexpr std::int64_t kMaxLagNs = 50'000'000;
+// After the stop time, how long to wait for a thread still inside next() (a `wait` policy
+// spinning through a long regression) before writing what there is and leaving without it.
+constexpr std::int64_t kStopGraceNs = 200'000'000;
+
+// One generator thread's state, on its own cache line: the writer polls `done` and the queue
+// indices of every thread, and false sharing would make each poll a cache miss.
+struct alignas(64) ThreadState {
+  Queue queue;
+  std::atomic<bool> done{false};
+  // True time at which the current call began, or -1 between calls. Relaxed: read only to
+  // report a thread stuck at the stop time, after the stop, as a best-effort number.
+  std::atomic<std::int64_t> in_call_since{-1};
+  std::uint64_t records = 0;  // written by the writer thread only
+};
+
+class IoError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+void write_all(int fd, const void* data, std::size_t bytes, const std::string& what) {
+  const auto* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t n = ::write(fd, p, bytes);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw IoError(fmt::format("writing {}: {}", what, std::strerror(errno)));
+    }
+    p += n;
+    bytes -= static_cast<std::size_t>(n);
+  }
+}
+
+void append_line(const std::string& path, const std::string& line) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw IoError(fmt::format("opening {}: {}", path, std::strerror(errno)));
+  write_all(fd, line.data(), line.size(), path);
+  ::close(fd);
+}
+
+RefusalKind classify(const ClockError& e, std::uint64_t& behind_ms) {
+  behind_ms = 0;
+  if (const auto* b = dynamic_cast<const ClockMovedBackwards*>(&e)) {
+    behind_ms = static_cast<std::uint64_t>(b->behind_ms());
+    return RefusalKind::clock_moved_backwards;
+  }
+  if (const auto* w = dynamic_cast<const WaitBoundExceeded*>(&e)) {
+    behind_ms = static_cast<std::uint64_t>(w->behind_ms());
+    return RefusalKind::wait_bound_exceeded;
+  }
+  if (dynamic_cast<const BorrowLimitExceeded*>(&e) != nullptr) {
+    return RefusalKind::borrow_limit_exceeded;
+  }
+  if (dynamic_cast<const EpochExhausted*>(&e) != nullptr) return RefusalKind::epoch_exhausted;
+  return RefusalKind::other;
+}
+
+class Node {
+ public:
+  explicit Node(const NodeConfig& cfg) : cfg_(cfg), threads_(cfg.threads) {
+    GeneratorOptions opts;
+    // The layout's "epoch in the future" check is about the configuration, not about the
+    // faked clock: a leap-second run sets the clock to 2016, and that must not reject a layout
+    // whose epoch is 2020. The generator itself still refuses a clock before its epoch.
+    opts.layout = Layout::parse(cfg.layout, Clock::floor_div(true_ns(), 1'000'000));
+    opts.policy = Policy::parse(cfg.policy);
+    opts.node = cfg.node_id;
+    if (!cfg.persist_dir.empty()) {
+      HighWaterMark mark(mark_path(cfg.persist_dir, cfg.node_id));
+      opts.resume_after_unix_ms = mark.load();
+      opts.clock = std::make_shared<ReservingClock>(wall_clock(), mark, lookahead_ms(opts.policy),
+                                                    cfg.reserve_ms, opts.resume_after_unix_ms);
+    }
+    gen_ = make_generator(cfg.variant, opts);
+    for (unsigned t = 0; t < cfg.threads; ++t) {
+      threads_[t] = std::make_unique<ThreadState>();
+      const std::string path = fmt::format(
+          "{}/{}", cfg.out_dir, record_file_name(cfg.node_index, cfg.incarnation, int(t)));
+      const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (fd < 0) throw IoError(fmt::format("creating {}: {}", path, std::strerror(errno)));
+      fds_.push_back(fd);
+    }
+    messages_path_ = fmt::format("{}/{}", cfg.out_dir,
+                                 messages_file_name(cfg.node_index, cfg.incarnation));
+    period_ns_ = cfg.rate > 0 ? 1e9 * cfg.threads / cfg.rate : 0;
+  }
+
+  ~Node() {
+    for (int fd : fds_) ::close(fd);
+  }
+
+  // Starts the writer and the generator threads; they wait for `start_mono_ns`.
+  void run(std::int64_t start_mono_ns, std::int64_t stop_mono_ns) {
+    start_ = start_mono_ns;
+    stop_ = stop_mono_ns;
+    std::thread writer([this] { write_loop(); });
+    std::vector<std::thread> workers;
+    for (unsigned t = 0; t < cfg_.threads; ++t) {
+      workers.emplace_back([this, t] { issue_loop(*threads_[t]); });
+    }
+    while (!sleep_until_mono(stop_)) {
+    }
+    // Give a thread still inside next() a moment; one that stays (a long `wait`) is reported
+    // as stuck and left behind: the process exits without it.
+    const std::int64_t give_up = stop_ + kStopGraceNs;
+    bool all_done = false;
+    while (!all_done && mono_ns() < give_up) {
+      all_done = true;
+      for (const auto& s : threads_) all_done = all_done && s->done.load(std::memory_order_acquire);
+      if (!all_done) sleep_until_mono(mono_ns() + 1'000'000);
+    }
+    stop_writer_.store(true, std::memory_order_release);
+    writer.join();
+    write_done_file();
+    if (!all_done) {
+      std::fflush(nullptr);
+      ::_exit(0);  // cannot join a thread blocked in next(); every record is on disk already
+    }
+    for (auto& w : workers) w.join();
+  }
+
+ private:
+  void issue_loop(ThreadState& s) {
+    while (!sleep_until_mono(start_)) {
+    }
+    double due = static_cast<double>(start_);
+    for (;;) {
+      const std::int64_t now = mono_ns();
+      if (now >= stop_) break;
+      if (period_ns_ > 0) {
+        if (due > static_cast<double>(now)) {
+          sleep_until_mono(std::min(static_cast<std::int64_t>(due), stop_));
+          continue;
+        }
+        if (static_cast<double>(now) - due > kMaxLagNs) due = static_cast<double>(now);
+        due += period_ns_;
+      }
+      s.in_call_since.store(true_ns(), std::memory_order_relaxed);
+      Record r;
+      const std::int64_t began = mono_ns();
+      try {
+        const Id id = gen_->next();
+        r.hi = id.hi;
+        r.lo = id.lo;
+        r.kind = static_cast<std::uint16_t>(RecordKind::id);
+      } catch (const ClockError& e) {
+        std::uint64_t behind = 0;
+        const RefusalKind kind = classify(e, behind);
+        r.hi = behind;
+        r.kind = static_cast<std::uint16_t>(RecordKind::refusal);
+        r.detail = static_cast<std::uint16_t>(kind);
+        note_first_message(kind, e.what());
+      } catch (const std::exception& e) {
+        // Not a refusal but a configuration the generator cannot serve (thread-local out of
+        // node ids): the run is void, say so and stop.
+        fatal(2, e.what());
+      }
+      const std::int64_t ended = mono_ns();
+      r.true_ns = true_ns();
+      s.in_call_since.store(-1, std::memory_order_relaxed);
+      const std::int64_t us = (ended - began) / 1000;
+      r.call_us = static_cast<std::uint32_t>(std::min<std::int64_t>(us, UINT32_MAX));
+      // Never drop: a full queue waits for the writer.
+      while (!s.queue.push(r)) std::this_thread::yield();
+    }
+    // Release pairs with the acquire in run() and write_loop(): every push happens-before.
+    s.done.store(true, std::memory_order_release);
+  }
+
+  void note_first_message(RefusalKind kind, const char* what) {
+    const auto k = static_cast<std::size_t>(kind);
+    // Relaxed: the flag only keeps the message file to one line per kind; the line itself is
+    // written under the mutex.
+    if (seen_[k].exchange(true, std::memory_order_relaxed)) return;
+    std::lock_guard<std::mutex> lock(messages_mu_);
+    append_line(messages_path_, fmt::format("{}\t{}\n", refusal_kind_name(kind), what));
+  }
+
+  [[noreturn]] static void fatal(int status, const char* what) {
+    fmt::print(stderr, "idbench-chaos-node: {}\n", what);
+    std::fflush(nullptr);
+    ::_exit(status);
+  }
+
+  void write_loop() {
+    try {
+      drain_until_stopped();
+    } catch (const std::exception& e) {
+      fatal(3, e.what());
+    }
+  }
+
+  void drain_until_stopped() {
+    std::vector<Record> buf(4096);
+    for (;;) {
+      // Read the stop flag before draining: everything pushed before the threads finished is
+      // then drained by this pass or an earlier one.
+      const bool stopping = stop_writer_.load(std::memory_order_acquire);
+      std::size_t drained = 0;
+      for (std::size_t t = 0; t < threads_.size(); ++t) {
+        ThreadState& s = *threads_[t];
+        for (;;) {
+          const std::size_t n = s.queue.pop(buf.data(), buf.size());
+          if (n == 0) break;
+          write_all(fds_[t], buf.data(), n * sizeof(Record), "records");
+          s.records += n;
+          drained += n;
+        }
+      }
+      if (stopping) return;
+      if (drained == 0) sleep_until_mono(mono_ns() + 1'000'000);
+    }
+  }
+
+  void write_done_file() {
+    std::string text;
+    for (std::size_t t = 0; t < threads_.size(); ++t) {
+      text += fmt::format("thread {} records {} stuck_since_true_ns {}\n", t,
+                          threads_[t]->records,
+                          threads_[t]->in_call_since.load(std::memory_order_relaxed));
+    }
+    const std::string path =
+        fmt::format("{}/{}", cfg_.out_dir, done_file_name(cfg_.node_index, cfg_.incarnation));
+    const std::string temp = path + ".tmp";
+    append_line(temp, text);
+    if (::rename(temp.c_str(), path.c_str()) != 0) {
+      throw IoError(fmt::format("renaming {}: {}", temp, std::strerror(errno)));
+    }
+  }
+
+  const NodeConfig cfg_;
+  std::unique_ptr<Generator> gen_;
+  std::vector<std::unique_ptr<ThreadState>> threads_;
+  std::vector<int> fds_;
+  std::string messages_path_;
+  std::mutex messages_mu_;
+  std::array<std::atomic<bool>, kRefusalKinds> seen_{};
+  std::atomic<bool> stop_writer_{false};
+  double period_ns_ = 0;
+  std::int64_t start_ = 0;
+  std::int64_t stop_ = 0;
+};
+
+}  // namespace
+
+std::string mark_path(const std::string& persist_dir, std::uint64_t node_id) {
+  return fmt::format("{}/node-{}.hwm", persist_dir, node_id);
+}
+
+int run_node(const NodeConfig& cfg) {
+  std::unique_ptr<Node> node;
+  try {
+    node = std::make_unique<Node>(cfg);
+  } catch (const IoError& e) {
+    fmt::print(stderr, "idbench-chaos-node: {}\n", e.what());
+    return 3;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "idbench-chaos-node: {}\n", e.what());
+    return 2;
+  }
+
+  // Calibration reading (see node.hpp): the oracle on both sides of one faked reading.
+  const std::int64_t t1 = true_ns();
+  const std::int64_t fake = wall_clock()->wall_ns();
+  const std::int64_t t2 = true_ns();
+  fmt::print("ready {} {}\n", t1 + (t2 - t1) / 2, fake);
+  std::fflush(stdout);
+
+  std::string word;
+  std::int64_t start = 0;
+  std::int64_t stop = 0;
+  if (!(std::cin >> word >> start >> stop) || word != "go") return 0;  // the driver gave up
+  try {
+    node->run(start, stop);
+  } catch (const IoError& e) {
+    fmt::print(stderr, "idbench-chaos-node: {}\n", e.what());
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace idbench::chaos

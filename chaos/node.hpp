@@ -1,0 +1,52 @@
+// node.hpp — one chaos node: a process that runs one generator variant from T threads under
+// a faked wall clock and records every call's outcome with its true time.
+//
+// The driver (driver.hpp) starts `idbench-chaos-node` under LD_PRELOAD of libfaketimeMT with
+// this node's own FAKETIME_TIMESTAMP_FILE, and talks to it over stdin/stdout:
+//
+//   node   -> driver   "ready <true_ns> <fake_ns>"   after set-up, one reading of the oracle
+//                                                    and of the faked clock (calibration)
+//   driver -> node     "go <start_mono_ns> <stop_mono_ns>"
+//
+// Calibration: libfaketime applies a rate to the time elapsed since *its* start in this
+// process, which only the process can observe. The driver writes the calibration setting
+// "+0 x2" before starting the node, so fake - true = (true - start) and the driver learns the
+// start exactly; it then rewrites the file so the node's clock follows the scenario. Without
+// this, a rate change (ntp-slew, leap-smear) would also step the clock by up to
+// |rate - 1| × (start-up time): a backward step in a scenario that promises none.
+//
+// Between start and stop each thread calls next() at its share of `rate` (or flat out),
+// pushes one Record per call into its own Boost.Lockfree SPSC queue, and a writer thread
+// drains the queues into one file per thread every millisecond (record.hpp). Refusals are
+// records too: nothing a generator does is dropped.
+//
+// Thread safety: run_node is the body of a process; call it once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace idbench::chaos {
+
+struct NodeConfig {
+  std::string variant;
+  std::string layout = "twitter";
+  std::string policy = "refuse";
+  std::uint64_t node_id = 0;
+  int node_index = 0;   // k in the run's file names
+  int incarnation = 0;  // i in the run's file names
+  unsigned threads = 2;
+  double rate = 0;  // IDs per second for the whole node; 0 = flat out
+  std::string out_dir;
+  std::string persist_dir;  // empty: no high-water mark
+  std::int64_t reserve_ms = 1000;
+};
+
+// Runs the protocol above. Returns the process exit status: 0 after a clean stop, 2 when the
+// configuration is refused (message on stderr), 3 on an I/O failure.
+int run_node(const NodeConfig& config);
+
+// Where a node keeps its high-water mark in `persist_dir`: one file per node id.
+std::string mark_path(const std::string& persist_dir, std::uint64_t node_id);
+
+}  // namespace idbench::chaos

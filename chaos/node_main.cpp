@@ -1,0 +1,38 @@
+// idbench-chaos-node — one node of a chaos run (see node.hpp). Started by the driver under
+// libfaketime; not meant to be run by hand, except `--sweep`, which removes the /dev/shm
+// entries killed libfaketime processes left behind (the ctest cleanup fixture runs it).
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+
+#include "chaos/faketime.hpp"
+#include "chaos/node.hpp"
+
+int main(int argc, char** argv) {
+  idbench::chaos::NodeConfig cfg;
+  bool sweep = false;
+  CLI::App app{"idbench-chaos-node: one node of `idbench chaos` (started by the driver)"};
+  app.add_flag("--sweep", sweep, "remove stale /dev/shm/faketime_* entries and exit");
+  app.add_option("--variant", cfg.variant, "generator variant");
+  app.add_option("--layout", cfg.layout, "layout preset or spec");
+  app.add_option("--policy", cfg.policy, "clock-regression policy");
+  app.add_option("--node-id", cfg.node_id, "node id");
+  app.add_option("--node-index", cfg.node_index, "index of the node in the run");
+  app.add_option("--incarnation", cfg.incarnation, "how many times this node restarted");
+  app.add_option("--threads", cfg.threads, "generator threads")->check(CLI::Range(1u, 64u));
+  app.add_option("--rate", cfg.rate, "IDs per second for the node; 0 = flat out");
+  app.add_option("--out-dir", cfg.out_dir, "run directory for the records");
+  app.add_option("--persist", cfg.persist_dir, "high-water mark directory");
+  app.add_option("--reserve-ms", cfg.reserve_ms, "reservation ahead of the clock");
+  CLI11_PARSE(app, argc, argv);
+  if (sweep) {
+    const int removed = idbench::chaos::sweep_stale_faketime_shm();
+    fmt::print("removed {} stale /dev/shm entr{}\n", removed, removed == 1 ? "y" : "ies");
+    return 0;
+  }
+  if (cfg.variant.empty() || cfg.out_dir.empty()) {
+    fmt::print(stderr, "idbench-chaos-node: --variant and --out-dir are required\n");
+    return 2;
+  }
+  return idbench::chaos::run_node(cfg);
+}

@@ -1,0 +1,79 @@
+// record.hpp — what a chaos node writes to disk and the analyser reads back: one fixed-size
+// record per call to `next()`, an ID or a refusal, stamped with the true time.
+//
+// Every file of a run lives in one run directory:
+//   node-<k>.inc-<i>.thread-<t>.rec   records of thread t of incarnation i of node k
+//   node-<k>.inc-<i>.messages         the first message of each refusal kind, "kind<TAB>text"
+//   node-<k>.inc-<i>.done             written at a clean stop: one line per thread,
+//                                     "thread <t> records <n> stuck_since_true_ns <ns|-1>"
+// `k` is the node's index in the run (0..K-1), not its node id: two nodes may share a node id
+// (the worker-collision scenario). An incarnation is one process lifetime; a restarted node
+// writes incarnation i+1. A killed incarnation has no .done file; what its writer had written
+// before the kill is all there is (the writer drains every millisecond, so little is lost).
+//
+// Records are host-endian: the files never leave the machine that wrote them.
+//
+// Thread safety: plain values.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <string>
+
+namespace idbench::chaos {
+
+enum class RecordKind : std::uint16_t { id = 1, refusal = 2 };
+
+// Which ClockError a refusal was; the analyser reports counts per kind.
+enum class RefusalKind : std::uint16_t {
+  clock_moved_backwards = 1,  // refuse
+  wait_bound_exceeded = 2,    // bounded-wait
+  borrow_limit_exceeded = 3,  // borrow
+  epoch_exhausted = 4,        // every policy, outside the layout's lifetime
+  other = 5,                  // any other ClockError
+};
+inline constexpr int kRefusalKinds = 6;  // index 0 unused, so a kind indexes an array
+
+inline const char* refusal_kind_name(RefusalKind kind) {
+  switch (kind) {
+    case RefusalKind::clock_moved_backwards:
+      return "clock_moved_backwards";
+    case RefusalKind::wait_bound_exceeded:
+      return "wait_bound_exceeded";
+    case RefusalKind::borrow_limit_exceeded:
+      return "borrow_limit_exceeded";
+    case RefusalKind::epoch_exhausted:
+      return "epoch_exhausted";
+    case RefusalKind::other:
+      return "other";
+  }
+  return "other";
+}
+
+struct Record {
+  // The ID (hi = 0 for 64-bit IDs). For a refusal: hi = how many ms behind, when the error
+  // says (refuse, bounded-wait), else 0.
+  std::uint64_t hi = 0;
+  std::uint64_t lo = 0;
+  // The true time when next() returned or threw: CLOCK_REALTIME read by a raw syscall, which
+  // libfaketime does not intercept.
+  std::int64_t true_ns = 0;
+  // How long the call took on the monotonic clock, in µs, saturating.
+  std::uint32_t call_us = 0;
+  std::uint16_t kind = 0;    // RecordKind
+  std::uint16_t detail = 0;  // RefusalKind for a refusal
+};
+static_assert(sizeof(Record) == 32, "the on-disk format is 32 bytes a record");
+
+inline std::string record_file_name(int node, int incarnation, int thread) {
+  return fmt::format("node-{}.inc-{}.thread-{}.rec", node, incarnation, thread);
+}
+inline std::string messages_file_name(int node, int incarnation) {
+  return fmt::format("node-{}.inc-{}.messages", node, incarnation);
+}
+inline std::string done_file_name(int node, int incarnation) {
+  return fmt::format("node-{}.inc-{}.done", node, incarnation);
+}
+
+}  // namespace idbench::chaos

@@ -1,0 +1,229 @@
+#include "chaos/report.hpp"
+
+#include <fmt/format.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "chaos/faketime.hpp"
+#include "chaos/raw_time.hpp"
+#include "generators/layout.hpp"
+
+#ifndef IDBENCH_GIT_COMMIT
+#define IDBENCH_GIT_COMMIT "unknown"
+#endif
+#ifndef IDBENCH_BUILD_TYPE
+#define IDBENCH_BUILD_TYPE "unknown"
+#endif
+
+namespace idbench::chaos {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// Figures are ms with µs precision at most: more digits are noise and bloat chaos.json.
+double round3(double v) { return std::round(v * 1000) / 1000; }
+double round1(double v) { return std::round(v * 10) / 10; }
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const std::size_t colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(colon + 2);
+    }
+  }
+  return "unknown";
+}
+
+std::string libfaketime_version() {
+  std::FILE* p = ::popen("dpkg-query -W -f='${Version}' libfaketime 2>/dev/null", "r");
+  if (p == nullptr) return "unknown";
+  char buf[128] = {0};
+  const std::size_t n = std::fread(buf, 1, sizeof buf - 1, p);
+  ::pclose(p);
+  return n == 0 ? "unknown" : std::string(buf, n);
+}
+
+json timeline_json(const RunResult& r) {
+  const Timeline& t = r.analysis.timeline;
+  json out;
+  out["x"] = "true time since the run started, ms";
+  out["y"] = "time embedded in the IDs minus the reference time at the run's start, ms";
+  out["reference_start_utc"] = format_utc_ms(t.reference_start_unix_ms);
+  json nodes = json::array();
+  for (std::size_t k = 0; k < t.nodes.size(); ++k) {
+    json points = json::array();
+    for (const auto& p : t.nodes[k]) {
+      points.push_back({round1(p.x_ms), p.y_min_ms, p.y_max_ms, p.ids});
+    }
+    json refused = json::array();
+    for (const auto& [from, to] : t.refused[k]) refused.push_back({round1(from), round1(to)});
+    json down = json::array();
+    for (const auto& [from, to] : t.down[k]) down.push_back({round1(from), round1(to)});
+    nodes.push_back({{"node", k},
+                     {"points", std::move(points)},
+                     {"points_columns", {"x_ms", "y_min_ms", "y_max_ms", "ids"}},
+                     {"refused", std::move(refused)},
+                     {"down", std::move(down)}});
+  }
+  out["nodes"] = std::move(nodes);
+  json dups = json::array();
+  for (const auto& m : t.duplicates) dups.push_back({round1(m.x_ms), m.y_ms, m.node});
+  out["duplicates"] = std::move(dups);
+  out["duplicates_columns"] = {"x_ms", "y_ms", "node"};
+  json events = json::array();
+  for (const auto& e : r.events) {
+    events.push_back({{"x_ms", round1(static_cast<double>(e.true_ns - r.start_true_ns) / 1e6)},
+                      {"node", e.node},
+                      {"what", e.what}});
+  }
+  out["events"] = std::move(events);
+  return out;
+}
+
+}  // namespace
+
+json context_json(const std::string& commit) {
+  json c;
+  utsname u{};
+  ::uname(&u);
+  c["host"] = u.nodename;
+  c["kernel"] = fmt::format("{} {} {}", u.sysname, u.release, u.machine);
+  c["cpu"] = cpu_model();
+  c["cpus"] = ::sysconf(_SC_NPROCESSORS_ONLN);
+  c["commit"] = commit.empty() ? IDBENCH_GIT_COMMIT : commit;
+  c["build_type"] = IDBENCH_BUILD_TYPE;
+  c["compiler"] = __VERSION__;
+  try {
+    c["libfaketime"] = find_libfaketime();
+  } catch (const std::exception&) {
+    c["libfaketime"] = "missing";
+  }
+  c["libfaketime_version"] = libfaketime_version();
+  c["clock_source"] =
+      "generators read CLOCK_REALTIME via clock_gettime, faked per node by libfaketimeMT "
+      "(FAKETIME_TIMESTAMP_FILE, FAKETIME_NO_CACHE=1, DONT_FAKE_MONOTONIC=1); true issue times "
+      "from syscall(SYS_clock_gettime, CLOCK_REALTIME), which it does not intercept; "
+      "durations from raw CLOCK_MONOTONIC";
+  c["date"] = format_utc_ms(true_ns() / 1'000'000);
+  return c;
+}
+
+json to_json(const RunResult& r, bool with_timeline) {
+  const Analysis& a = r.analysis;
+  json j;
+  j["scenario"] = r.config.scenario;
+  j["variant"] = r.config.variant;
+  j["policy"] = r.config.policy;
+  j["persist"] = !r.config.persist_dir.empty();
+  j["nodes"] = r.config.nodes;
+  j["ids"] = a.ids;
+  j["duplicates"] = a.duplicates;
+  j["order_violations"] = a.order_violations;
+  j["refusals"] = a.refusals;
+  j["availability"] = std::round(a.availability * 1e5) / 1e5;
+  j["max_stall_ms"] = round3(a.max_stall_ms);
+  j["ksort_bound_ms"] = round3(a.ksort_bound_ms);
+  j["promise_kept"] = r.verdict.promise_kept;
+  j["verdict"] = r.verdict.summary;
+  j["promise"] = r.verdict.promise.text();
+  j["duplicates_expected"] = r.verdict.duplicates_expected;
+  j["caught"] = r.verdict.caught;
+  j["findings"] = r.verdict.findings;
+  j["duplicates_by_origin"] = {{"within_process", a.duplicates_within_process},
+                               {"across_restart", a.duplicates_across_restart},
+                               {"across_nodes", a.duplicates_across_nodes}};
+  json examples = json::array();
+  for (const auto& ex : a.duplicate_examples) {
+    json places = json::array();
+    for (const auto& p : ex.places) {
+      places.push_back({{"node", p.node},
+                        {"incarnation", p.incarnation},
+                        {"thread", p.thread},
+                        {"at_ms", round3(p.at_ms)}});
+    }
+    examples.push_back({{"id", ex.id}, {"places", std::move(places)}});
+  }
+  j["duplicate_examples"] = std::move(examples);
+  j["refusals_by_kind"] = a.refusals_by_kind;
+  j["refusal_messages"] = a.refusal_messages;
+  j["refused_behind_max_ms"] = a.refused_behind_max_ms;
+  if (a.id_skew_min_ms) {
+    j["id_skew_ms"] = {{"min", *a.id_skew_min_ms}, {"max", *a.id_skew_max_ms}};
+  } else {
+    j["id_skew_ms"] = nullptr;
+  }
+  j["wrapped_ids"] = a.wrapped_ids;
+  if (r.lifetime_last_unix_ms) j["lifetime_last_utc"] = format_utc_ms(*r.lifetime_last_unix_ms);
+  json nodes = json::array();
+  for (const auto& n : a.nodes) {
+    nodes.push_back({{"node", n.node},
+                     {"node_id", n.node_id},
+                     {"ids_per_incarnation", n.ids_per_incarnation},
+                     {"refusals", n.refusals},
+                     {"refused_ms", round3(n.refused_ms)},
+                     {"unavailable_ms", round3(n.unavailable_ms)},
+                     {"down_ms", round3(n.down_ms)},
+                     {"max_stall_ms", round3(n.max_stall_ms)}});
+  }
+  j["per_node"] = std::move(nodes);
+  json streams = json::array();
+  for (const auto& s : a.streams) {
+    streams.push_back({{"stream", s.name}, {"ids", s.ids}, {"order_violations", s.order_violations}});
+  }
+  j["streams"] = std::move(streams);
+  j["config"] = {{"layout", r.config.layout},
+                 {"threads", r.config.threads},
+                 {"rate_per_node", r.config.rate},
+                 {"duration_ms", r.duration_ms},
+                 {"time_scale", r.config.time_scale},
+                 {"node_ids", r.node_ids},
+                 {"reserve_ms", r.config.persist_dir.empty() ? json(nullptr)
+                                                             : json(r.config.reserve_ms)},
+                 {"stall_threshold_ms", kStallThresholdNs / 1e6},
+                 {"scenario_summary", r.scenario_summary}};
+  j["wall_seconds"] = round3(r.wall_seconds);
+  if (with_timeline) j["timeline"] = timeline_json(r);
+  return j;
+}
+
+std::string to_text(const RunResult& r) {
+  const Analysis& a = r.analysis;
+  std::string out;
+  out += fmt::format("{} · {} · {}{} · {} nodes: {}\n", r.config.scenario, r.config.variant,
+                     r.config.policy, r.config.persist_dir.empty() ? "" : " · persisted mark",
+                     r.config.nodes, r.verdict.summary);
+  out += fmt::format("  ids {}  duplicates {} (within a process {}, across a restart {}, across "
+                     "nodes {})  order violations {}\n",
+                     a.ids, a.duplicates, a.duplicates_within_process,
+                     a.duplicates_across_restart, a.duplicates_across_nodes,
+                     a.order_violations);
+  out += fmt::format("  refusals {}  availability {:.2f}%  max stall {:.1f} ms  k-sort bound "
+                     "{:.1f} ms",
+                     a.refusals, 100 * a.availability, a.max_stall_ms, a.ksort_bound_ms);
+  if (a.id_skew_min_ms) {
+    out += fmt::format("  ID skew {:+.0f} … {:+.0f} ms", *a.id_skew_min_ms, *a.id_skew_max_ms);
+  }
+  out += "\n";
+  for (const auto& [kind, msg] : a.refusal_messages) {
+    out += fmt::format("  {} ×{}: {}\n", kind, a.refusals_by_kind.count(kind) ? a.refusals_by_kind.at(kind) : 0, msg);
+  }
+  for (const auto& ex : a.duplicate_examples) {
+    std::string places;
+    for (const auto& p : ex.places) {
+      places += fmt::format(" node{}/inc{}/thread{}@{:.1f}ms", p.node, p.incarnation, p.thread,
+                            p.at_ms);
+    }
+    out += fmt::format("  duplicate {} at{}\n", ex.id, places);
+  }
+  for (const auto& f : r.verdict.findings) out += "  " + f + "\n";
+  out += fmt::format("  promise: {}\n", r.verdict.promise.text());
+  return out;
+}
+
+}  // namespace idbench::chaos

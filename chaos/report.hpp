@@ -1,0 +1,27 @@
+// report.hpp — a chaos run as JSON (for `--json` and chaos.json) and as text (for a person).
+// Measuring code does not format: the driver returns a RunResult, this file renders it.
+//
+// The JSON of one run has, at least, the keys the issue names — scenario, variant, policy,
+// nodes, ids, duplicates, order_violations, refusals, availability, max_stall_ms,
+// ksort_bound_ms, promise_kept — then the detail behind them and, with `with_timeline`, the
+// down-sampled timeline a report draws (see analysis.hpp). Every JSON document idbench chaos
+// writes carries a `context` block: machine, commit, build, clock source.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "chaos/driver.hpp"
+
+namespace idbench::chaos {
+
+nlohmann::ordered_json to_json(const RunResult& r, bool with_timeline);
+std::string to_text(const RunResult& r);
+
+// Machine, kernel, CPU, commit (`commit` if given, else the one CMake saw), build type,
+// compiler, libfaketime, clock source, date.
+nlohmann::ordered_json context_json(const std::string& commit);
+
+}  // namespace idbench::chaos

@@ -1,0 +1,158 @@
+#include "chaos/scenario.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace idbench::chaos {
+namespace {
+
+// 2017-01-01T00:00:00Z: the last leap second (23:59:60) was inserted just before it.
+constexpr std::int64_t kLeapMidnightUnixMs = 1'483'228'800'000;
+
+std::vector<Scenario> build() {
+  std::vector<Scenario> all;
+
+  // Cumulative steps: the clock ends 6.2 s behind. Each step comes after the generator has
+  // recovered from the one before (for `refuse` and `wait`), so each shows its own refusal
+  // window; the run lasts until the 5 s step is over too.
+  all.push_back({.name = "ntp-step-back",
+                 .summary = "every clock steps back 200 ms at 0.4 s, 1 s at 1.0 s and 5 s at "
+                            "2.2 s (ntpd steps offsets above 128 ms)",
+                 .duration_ms = 7500,
+                 .steps_back = true,
+                 .events = {
+                     {400, EventKind::step, kAllNodes, -200, 1.0, "NTP steps every clock back 200 ms"},
+                     {1000, EventKind::step, kAllNodes, -1000, 1.0, "NTP steps every clock back 1 s"},
+                     {2200, EventKind::step, kAllNodes, -5000, 1.0, "NTP steps every clock back 5 s"},
+                 }});
+
+  // ntpd slews at most 500 ppm; compressed 100× so a 2 s run shows a 70 ms drift, no step.
+  all.push_back({.name = "ntp-slew",
+                 .summary = "node 0's clock runs at ×0.95 from 0.3 s to 1.7 s (a 500 ppm slew "
+                            "compressed 100×): it falls 70 ms behind without a step",
+                 .duration_ms = 2000,
+                 .events = {
+                     {300, EventKind::set_rate, 0, 0, 0.95, "NTP slews node 0 (×0.95)"},
+                     {1700, EventKind::set_rate, 0, 0, 1.0, "slew over (×1)"},
+                 }});
+
+  // Linux repeats 23:59:59: CLOCK_REALTIME steps back 1 s at midnight UTC.
+  all.push_back({.name = "leap-second",
+                 .summary = "clocks start at 2016-12-31 23:59:58 UTC and repeat 23:59:59: every "
+                            "clock steps back 1 s at midnight (2.0 s in)",
+                 .duration_ms = 3100,
+                 .base = ClockBase::absolute_at,
+                 .base_unix_ms = kLeapMidnightUnixMs,
+                 .base_at_ms = 2000,
+                 .steps_back = true,
+                 .events = {
+                     {2000, EventKind::step, kAllNodes, -1000, 1.0,
+                      "midnight UTC: the kernel repeats 23:59:59 (−1 s)"},
+                 }});
+
+  // Google's smear runs clocks slow by 1 s over 24 h; compressed to 2 s (×0.5) here.
+  all.push_back({.name = "leap-smear",
+                 .summary = "the same leap second smeared: every clock runs at ×0.5 from 0.25 s "
+                            "to 2.25 s, absorbing 1 s without a step",
+                 .duration_ms = 2500,
+                 .base = ClockBase::absolute_at,
+                 .base_unix_ms = kLeapMidnightUnixMs - 1250,
+                 .base_at_ms = 0,
+                 .events = {
+                     {250, EventKind::set_rate, kAllNodes, 0, 0.5, "smear starts (×0.5)"},
+                     {2250, EventKind::set_rate, kAllNodes, 0, 1.0, "smear over: 1 s absorbed"},
+                 }});
+
+  // A paused guest sees the wall clock jump by the pause when it resumes; a guest that
+  // overshot while catching up is stepped back by NTP later.
+  all.push_back({.name = "vm-pause",
+                 .summary = "node 0 is paused (SIGSTOP) for 1 s at 0.5 s; it resumes with its "
+                            "clock 300 ms ahead, which NTP steps back at 2.2 s",
+                 .duration_ms = 2600,
+                 .steps_back = true,
+                 .events = {
+                     {500, EventKind::stop, 0, 0, 1.0, "VM pause: node 0 frozen"},
+                     {1500, EventKind::resume, 0, 300, 1.0,
+                      "VM resumes: node 0's clock jumps 1 s, overshooting by 300 ms"},
+                     {2200, EventKind::step, 0, -300, 1.0, "NTP steps node 0 back 300 ms"},
+                 }});
+
+  all.push_back({.name = "restart-during-regression",
+                 .summary = "node 0 is killed (-9) at 1.0 s, its clock stepped back 1 s, and it "
+                            "is restarted at 1.1 s with the same node id",
+                 .duration_ms = 3200,
+                 .steps_back = true,
+                 .restarts = true,
+                 .events = {
+                     {1000, EventKind::kill, 0, 0, 1.0, "kill -9 node 0"},
+                     {1000, EventKind::step, 0, -1000, 1.0, "node 0's clock steps back 1 s"},
+                     {1100, EventKind::restart, 0, 0, 1.0, "node 0 restarts, same node id"},
+                 }});
+
+  all.push_back({.name = "epoch-exhaustion",
+                 .summary = "clocks cross the variant's last representable time 1 s in: every "
+                            "policy must refuse, naming the last date, and never wrap",
+                 .duration_ms = 1600,
+                 .base = ClockBase::lifetime_end_at,
+                 .base_at_ms = 1000,
+                 .exhausts = true,
+                 .events = {}});
+
+  all.push_back({.name = "worker-collision",
+                 .summary = "nodes 0 and 1 are configured with the same node id",
+                 .duration_ms = 1200,
+                 .same_node_id = true,
+                 .events = {}});
+
+  all.push_back({.name = "skew",
+                 .summary = "fixed clock offsets spread over −50 … +50 ms across the nodes: "
+                            "measures the k-sort bound",
+                 .duration_ms = 1500,
+                 .skew_ms = 50,
+                 .events = {}});
+  return all;
+}
+
+}  // namespace
+
+std::span<const Scenario> scenarios() {
+  static const std::vector<Scenario> all = build();
+  return all;
+}
+
+const Scenario* find_scenario(std::string_view name) {
+  for (const auto& s : scenarios()) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+Scenario scaled(const Scenario& s, double factor) {
+  const auto scale = [factor](std::int64_t v) {
+    return static_cast<std::int64_t>(std::llround(static_cast<double>(v) * factor));
+  };
+  Scenario out = s;
+  out.duration_ms = scale(s.duration_ms);
+  out.base_at_ms = scale(s.base_at_ms);
+  out.skew_ms = scale(s.skew_ms);
+  if (s.base == ClockBase::absolute_at) {
+    // Keep the moment the base names (midnight) at the same place in the scaled timeline.
+    out.base_unix_ms = s.base_unix_ms;
+  }
+  for (auto& e : out.events) {
+    e.at_ms = scale(e.at_ms);
+    e.step_ms = scale(e.step_ms);
+  }
+  return out;
+}
+
+std::string describe_scenarios() {
+  std::string out;
+  for (const auto& s : scenarios()) {
+    out += fmt::format("  {:<26} {:>5.1f} s  {}\n", s.name, s.duration_ms / 1000.0, s.summary);
+  }
+  return out;
+}
+
+}  // namespace idbench::chaos

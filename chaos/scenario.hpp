@@ -1,0 +1,80 @@
+// scenario.hpp — the clock faults of BRIEF §3, as data: where each node's clock starts, and a
+// timeline of what happens to it. The driver (driver.hpp) plays a timeline; nothing in it is
+// specific to a variant or a policy.
+//
+//   const Scenario* s = find_scenario("ntp-step-back");
+//   Scenario quick = scaled(*s, 0.2);   // same shape, every time and size × 0.2, for tests
+//
+// Times are ms of true time since the run started. A clock step is a change of the node's
+// faked wall clock; a rate scales how fast it runs (libfaketime's "x" modifier). Every size is
+// the one the issue names (−200 ms, −1 s, −5 s; a leap second; ...); `scaled` shrinks them all
+// together so a test can run a scenario in a fraction of a second with the same shape.
+//
+// Thread safety: immutable data.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace idbench::chaos {
+
+inline constexpr int kAllNodes = -1;
+
+enum class EventKind {
+  step,      // the node's clock jumps by `step_ms` (NTP step, date -s)
+  set_rate,  // the node's clock runs at `rate` from now on (slew, smear)
+  stop,      // SIGSTOP: the process freezes (a VM pause)
+  resume,    // SIGCONT, after first stepping the clock by `step_ms` (a VM's catch-up)
+  kill,      // SIGKILL: the process dies with its in-memory state
+  restart,   // a new process with the same node id, configuration and clock
+};
+
+struct Event {
+  std::int64_t at_ms = 0;
+  EventKind kind = EventKind::step;
+  int node = kAllNodes;  // index of the node in the run, or kAllNodes
+  std::int64_t step_ms = 0;
+  double rate = 1.0;
+  std::string_view why;  // one line for the event log and the report
+};
+
+// Where every node's clock starts.
+enum class ClockBase {
+  true_time,        // the real time
+  absolute_at,      // reads `base_unix_ms` at `base_at_ms` into the run (the leap second)
+  lifetime_end_at,  // reads the variant's first moment past its lifetime at `base_at_ms`
+};
+
+struct Scenario {
+  std::string_view name;
+  std::string_view summary;
+  std::int64_t duration_ms = 0;
+  ClockBase base = ClockBase::true_time;
+  std::int64_t base_unix_ms = 0;
+  std::int64_t base_at_ms = 0;
+  // Fixed offsets: node i of K starts at -skew + 2·skew·i/(K-1) ms from the base.
+  std::int64_t skew_ms = 0;
+  // Nodes 0 and 1 get the same node id (a coordination failure at start-up).
+  bool same_node_id = false;
+  // Some clock goes back: `unsafe` may duplicate, `refuse` should refuse.
+  bool steps_back = false;
+  // A node restarts: only a persisted high-water mark keeps it from re-issuing.
+  bool restarts = false;
+  // The clock crosses the variant's lifetime: every policy must refuse, never wrap.
+  bool exhausts = false;
+  std::vector<Event> events;
+};
+
+std::span<const Scenario> scenarios();
+// nullptr when there is no such scenario.
+const Scenario* find_scenario(std::string_view name);
+// Every time and size × `factor` (rates unchanged). factor > 0.
+Scenario scaled(const Scenario& s, double factor);
+
+// One line per scenario for `idbench chaos --list`.
+std::string describe_scenarios();
+
+}  // namespace idbench::chaos

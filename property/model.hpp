@@ -1,0 +1,92 @@
+// model.hpp — model-based (stateful) properties of the time-based generators over arbitrary
+// clock histories, driven by a ManualClock.
+//
+// One property is one (variant, policy, restart mode). RapidCheck draws a configuration (a
+// layout for the Snowflake variants, a node id, the policy's bound, the ManualClock's relax
+// step and start time) and a sequence of commands:
+//
+//   Advance(t)   real time passes: t ticks (up to a few seconds) plus a sub-ms jitter
+//   Stay         no time passes between two commands
+//   StepBack(t)  the wall clock is stepped back 1 tick … a few seconds (an NTP step)
+//   Generate(n)  n = 1 … 5000 calls to next(), stopping at the first refusal
+//   Restart      a new generator instance replaces the old one (a process restart)
+//
+// The model is the policy written from its specification (BRIEF §2, policy.hpp): it predicts
+// every ID's (tick, seq), every refusal and where the clock ends up after the generator has
+// spun on it. Each Generate checks the generator against it, and checks on its own, call by
+// call, what the policy promises:
+//   * no duplicates for every policy but `unsafe`, by the DuplicateFinder over the whole
+//     history; strictly increasing IDs (for uuidv7-random, whose IDs within a ms are random,
+//     non-decreasing timestamps);
+//   * refuse throws ClockMovedBackwards exactly when the clock is behind the last issued tick,
+//     with that many ms; bounded-wait throws WaitBoundExceeded exactly when it is behind by
+//     more than the bound, and otherwise waits; wait always waits;
+//   * borrow never issues an ID whose tick is more than its bound ahead of the clock;
+//   * unsafe is caught: the finder reports every duplicate the model predicts (Snowflake), the
+//     order check every ID issued behind its predecessor, and a final forced step back of one
+//     tick must produce a duplicate (Snowflake) or an order violation (UUIDv7).
+//
+// A restart loses the in-memory last tick, and an in-memory generator restarted while the
+// clock is behind the highest tick ever issued legitimately re-issues IDs (BRIEF §2). So the
+// two restart modes are the two ways a deployment avoids that:
+//   from_mark          the new instance gets `resume_after_unix_ms` = the highest issued time,
+//                      the persisted high-water mark;
+//   after_clock_passes Restart is only generated while the clock is past every issued tick.
+// In both, order holds across restarts too, and the properties assert it over the history.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <string_view>
+
+#include "generators/policy.hpp"
+
+namespace idbench::property {
+
+enum class RestartMode { from_mark, after_clock_passes };
+
+// One test case of the model-based property; call it inside a RapidCheck property.
+void check_model(std::string_view variant, PolicyKind policy, RestartMode restart);
+
+}  // namespace idbench::property
+
+// The policies every time-based variant shares, as one property each.
+#define IDBENCH_MODEL_PROPERTIES_(Suite, variant, mode)                            \
+  RC_GTEST_PROP(Suite, Refuse_ThrowsExactlyWhenClockIsBehindLastTick, ()) {        \
+    ::idbench::property::check_model(variant, ::idbench::PolicyKind::refuse,       \
+                                     ::idbench::property::RestartMode::mode);      \
+  }                                                                                \
+  RC_GTEST_PROP(Suite, Wait_BlocksUntilClockReachesLastTickNeverDuplicating, ()) { \
+    ::idbench::property::check_model(variant, ::idbench::PolicyKind::wait,         \
+                                     ::idbench::property::RestartMode::mode);      \
+  }                                                                                \
+  RC_GTEST_PROP(Suite, BoundedWait_ThrowsBeyondItsBoundElseWaits, ()) {            \
+    ::idbench::property::check_model(variant, ::idbench::PolicyKind::bounded_wait, \
+                                     ::idbench::property::RestartMode::mode);      \
+  }                                                                                \
+  RC_GTEST_PROP(Suite, Borrow_NeverRunsPastItsBoundAheadOfTheClock, ()) {          \
+    ::idbench::property::check_model(variant, ::idbench::PolicyKind::borrow,       \
+                                     ::idbench::property::RestartMode::mode);      \
+  }
+
+// Snowflake variants: `unsafe` reuses (tick, seq) after a step back, so it must be caught
+// issuing a duplicate.
+#define IDBENCH_SNOWFLAKE_MODEL_PROPERTIES(Suite, variant, mode)              \
+  IDBENCH_MODEL_PROPERTIES_(Suite, variant, mode)                             \
+  RC_GTEST_PROP(Suite, Unsafe_IsCaughtDuplicatingAfterStepBack, ()) {         \
+    ::idbench::property::check_model(variant, ::idbench::PolicyKind::unsafe,  \
+                                     ::idbench::property::RestartMode::mode); \
+  }
+
+// UUIDv7 variants: after a step back `unsafe` reissues an old millisecond, but with fresh
+// random bits (a random counter seed, or 74 random bits), so a duplicate has a probability
+// around 2^-41 per ID and a test waiting for one would never see it. What it is caught doing
+// instead is issuing IDs out of order: an ID below the one before it.
+#define IDBENCH_UUIDV7_MODEL_PROPERTIES(Suite, variant, mode)                 \
+  IDBENCH_MODEL_PROPERTIES_(Suite, variant, mode)                             \
+  RC_GTEST_PROP(Suite, Unsafe_IsCaughtIssuingOutOfOrderAfterStepBack, ()) {   \
+    ::idbench::property::check_model(variant, ::idbench::PolicyKind::unsafe,  \
+                                     ::idbench::property::RestartMode::mode); \
+  }
