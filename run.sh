@@ -85,7 +85,7 @@ smoke() {
 }
 
 run_tests() {
-  ensure_packages "${build_packages[@]}" "${engine_packages[@]}"
+  ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}"
   configure_and_build release
   say "ctest (release)"
   ctest --preset release

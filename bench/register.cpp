@@ -3,7 +3,6 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <atomic>
 #include <barrier>
 #include <deque>
@@ -37,8 +36,6 @@ class RunFixture {
   std::unique_ptr<Generator> generator;
   std::string error;
   std::vector<ThreadResult> results;
-  // Generate mode: one call in `mean_gap` is timed; sized from the previous run.
-  std::uint32_t mean_gap = kFirstRunMeanGap;
   // baseline/fetch_add's shared word, alone on its cache line like the variants' state words.
   alignas(64) std::atomic<std::uint64_t> counter{0};
 
@@ -86,7 +83,7 @@ void run(benchmark::State& state, RunFixture& fx, const RunSpec& spec, Prepare&&
   ThreadResult& mine = fx.results[static_cast<std::size_t>(me)];
   MeasureOptions options{
       .count_waits = spec.model.counts_waits,
-      .mean_gap = fx.mean_gap,
+      .mean_gap = mean_gap_for(static_cast<std::uint64_t>(state.max_iterations)),
       .sampler_seed = ticks_begin() ^ (static_cast<std::uint64_t>(me) + 1) * 0x9E3779B97F4A7C15u,
       .period_ticks = spec.load_period_s(state.threads()) * 1e9 * ticks.ticks_per_ns,
       .yield_while_early =
@@ -110,13 +107,6 @@ void run(benchmark::State& state, RunFixture& fx, const RunSpec& spec, Prepare&&
     const RunSummary summary = summarize(fx.results, spec.model, ticks, /*with_service=*/spec.load);
     report_counters(state, summary,
                     spec.load ? std::optional<double>(spec.offered_per_s) : std::nullopt);
-    // CPU time per call, counting at most one thread per core: what timing a call competes with.
-    const double busy_threads =
-        std::min<double>(state.threads(), std::thread::hardware_concurrency());
-    if (summary.ids > 0) {
-      fx.mean_gap = mean_gap_for(ticks.timed_call_cost_ns, summary.seconds * 1e9 * busy_threads /
-                                                               static_cast<double>(summary.ids));
-    }
   }
   if (!spec.label.empty()) state.SetLabel(spec.label.c_str());
   fx.generator.reset();
@@ -132,7 +122,9 @@ std::shared_ptr<Clock> bench_clock() {
 // time-based variant is probed: only a UUIDv7 (RFC 9562 §5.7) has its Unix ms on top.
 IdModel model_of(const Variant& v, const GeneratorOptions& opts) {
   IdModel m;
-  m.counts_waits = v.time_based;
+  // Every generator gets the counting clock; one that reads no clock never waits, and its
+  // wait_ratio of 0 says so.
+  m.counts_waits = true;
   if (v.uses_layout && v.width == IdWidth::bits64) {
     m.clock = IdClock::layout_tick;
     m.layout = opts.layout;

@@ -34,7 +34,7 @@ std::string first_line_of(const char* path) {
 void report_counters(benchmark::State& state, const RunSummary& s,
                      std::optional<double> offered_per_s) {
   set(state, "ids_per_s", s.ids_per_s);
-  set(state, "ids_per_s_by_ids", s.ids_per_s_by_ids);
+  set(state, "ids_per_s_wall", s.ids_per_s_wall);
   set(state, "cap_ratio", s.cap_ratio);
   set(state, "cap_per_s", s.cap_per_s);
   if (s.nodes_used) set(state, "nodes", static_cast<double>(*s.nodes_used));
@@ -71,9 +71,9 @@ void add_context(const RunContext& c) {
   benchmark::AddCustomContext("idbench_tsc_ghz", fmt::format("{:.6f}", c.ticks->ticks_per_ns));
   benchmark::AddCustomContext(
       "idbench_timer",
-      fmt::format("TSC around a random sample of calls (generate: about 1 in 1…64, sized so the "
-                  "timer costs <= ~5 % of the loop; load: every call), each reading net of the "
-                  "median empty timed region; {}",
+      fmt::format("fenced TSC reads around a random sample of calls (generate: 1 call in m, m = "
+                  "iterations per thread / 50000 within 1..64; load: every call), each reading "
+                  "net of the median empty timed region; {}",
                   c.ticks->source));
   benchmark::AddCustomContext("idbench_timer_overhead_ns",
                               fmt::format("{:.1f}", c.ticks->overhead_ns));

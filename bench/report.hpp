@@ -4,11 +4,14 @@
 //
 // Counters (all plain kDefault counters, set by thread 0 only, so Google Benchmark's
 // summing across threads leaves them as set):
-//   ids_per_s         IDs ÷ wall span of the run (earliest call start to latest call end)
-//   ids_per_s_by_ids  the same rate by the IDs' own timestamps (time-based IDs only)
+//   ids_per_s         IDs per second: by the IDs' own timestamps when they carry one (IDs in
+//                     whole ticks ÷ those ticks), else ids_per_s_wall
+//   ids_per_s_wall    IDs ÷ wall span of the run on the TSC (earliest call start to latest
+//                     call end, all threads): the cross-check
 //   cap_ratio         achieved ÷ format cap for the node ids seen (capped layouts only)
 //   cap_per_s, nodes  that cap and the node ids it counts
-//   wait_ratio        calls that spun for the clock ÷ calls (time-based generators only)
+//   wait_ratio        calls that spun for the clock ÷ calls (generators; 0 for those that
+//                     read no clock)
 //   p50_ns p99_ns p999_ns max_ns   per-call latency (load: from the intended send time),
 //                     net of the timer's own cost
 //   samples           timed calls behind those percentiles

@@ -8,32 +8,31 @@
 // unlike a fixed stride, a random gap cannot lock onto a periodic pattern such as "one call in
 // 4,096 waits for the next millisecond".
 //
-// The mean gap m is set per run from the previous run of the same benchmark (Google Benchmark
-// runs each benchmark several times while it sizes the iteration count), so that timing adds
-// at most ~5 % to the loop: m = ceil(20 × cost of a timed call ÷ cost of a call), within
-// [1, 64]. A 2 µs call is timed every time; a 25 ns call about once in 50.
+// The mean gap m is set per run from the iteration count Google Benchmark gives each thread:
+// enough timed calls for a p99.9 (kTargetSamples per thread), and at most one call in 64
+// timed. The cap matters more than the timer's own cost (~50 ns ÷ 64 ≈ 1 ns a call): fenced
+// TSC reads between calls change how contending threads interleave — timing every fourth call
+// was seen to halve a contended mutex's throughput on this VM — so fast loops are timed
+// sparsely. A slow call (libuuid, ~2 µs) gets few iterations and is timed every time.
 //
-//   CallSampler sampler(mean_gap_for(timer_cost_ns, ns_per_call), seed);
+//   CallSampler sampler(mean_gap_for(state.max_iterations), seed);
 //   if (sampler.take()) { /* time this call */ }
 //
 // Thread safety: thread-compatible; one sampler per thread.
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 
 namespace idbench::bench {
 
-inline constexpr std::uint32_t kMaxMeanGap = 64;       // ≥ ~1.5 % of calls timed, for the tail
-inline constexpr std::uint32_t kFirstRunMeanGap = 16;  // before any run has been seen
+inline constexpr std::uint32_t kMaxMeanGap = 64;
+inline constexpr std::uint64_t kTargetSamples = 50'000;  // per thread and run: 50 beyond p99.9
 
-// The mean gap that keeps the timer's share of the loop at ~5 %. A non-positive call cost
-// (nothing measured yet) gives kFirstRunMeanGap.
-inline std::uint32_t mean_gap_for(double timed_call_cost_ns, double ns_per_call) {
-  if (!(ns_per_call > 0) || !(timed_call_cost_ns > 0)) return kFirstRunMeanGap;
-  const double gap = std::ceil(20.0 * timed_call_cost_ns / ns_per_call);
-  return static_cast<std::uint32_t>(std::clamp(gap, 1.0, static_cast<double>(kMaxMeanGap)));
+// The mean gap for a thread making `iterations` calls.
+inline std::uint32_t mean_gap_for(std::uint64_t iterations) {
+  return static_cast<std::uint32_t>(
+      std::clamp<std::uint64_t>(iterations / kTargetSamples, 1, kMaxMeanGap));
 }
 
 class CallSampler {

@@ -46,16 +46,19 @@ TEST(CallSampler, DoesNotLockOntoAPeriodicPattern) {
   EXPECT_NEAR(static_cast<double>(slow_timed) / periods, 1.0 / 16, 0.015);
 }
 
-TEST(MeanGapFor, KeepsTheTimerNearFivePercentOfTheLoop) {
-  EXPECT_EQ(mean_gap_for(50, 1000), 1u);  // slow calls: time every one
-  EXPECT_EQ(mean_gap_for(50, 100), 10u);  // 50 ns per 10 calls of 100 ns = 5 %
-  EXPECT_EQ(mean_gap_for(50, 20), 50u);
-  EXPECT_EQ(mean_gap_for(50, 1), kMaxMeanGap);  // bounded, so the tail still has samples
+TEST(MeanGapFor, TimesEveryCallOfAShortRun) {
+  EXPECT_EQ(mean_gap_for(0), 1u);
+  EXPECT_EQ(mean_gap_for(1), 1u);
+  EXPECT_EQ(mean_gap_for(kTargetSamples), 1u);
 }
 
-TEST(MeanGapFor, WithNothingMeasuredYetUsesTheFirstRunGap) {
-  EXPECT_EQ(mean_gap_for(50, 0), kFirstRunMeanGap);
-  EXPECT_EQ(mean_gap_for(0, 30), kFirstRunMeanGap);
+TEST(MeanGapFor, KeepsAboutTheTargetSampleCountInLongerRuns) {
+  EXPECT_EQ(mean_gap_for(10 * kTargetSamples), 10u);
+  EXPECT_EQ(mean_gap_for(40 * kTargetSamples + 7), 40u);
+}
+
+TEST(MeanGapFor, NeverTimesFewerThanOneCallInSixtyFour) {
+  EXPECT_EQ(mean_gap_for(1'000'000'000), kMaxMeanGap);
 }
 
 }  // namespace

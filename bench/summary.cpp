@@ -38,7 +38,8 @@ RunSummary summarize(std::span<const ThreadResult> threads, const IdModel& model
     waited += t.waited_calls;
   }
   s.seconds = end > start ? ticks.ns_of(end - start) / 1e9 : 0;
-  s.ids_per_s = s.seconds > 0 ? static_cast<double>(s.ids) / s.seconds : 0;
+  s.ids_per_s_wall = s.seconds > 0 ? static_cast<double>(s.ids) / s.seconds : 0;
+  s.ids_per_s = s.ids_per_s_wall;
   s.latency = percentiles_ns(latency, ticks);
   s.latency_samples = latency.count();
   if (with_service) s.service = percentiles_ns(service, ticks);
@@ -48,15 +49,17 @@ RunSummary summarize(std::span<const ThreadResult> threads, const IdModel& model
 
   const std::optional<IdTimeSummary> id_time = merge_spans(spans);
   if (!id_time) return s;
+  std::optional<double> by_ids;
   if (model.clock == IdClock::layout_tick && model.layout) {
     s.nodes_used = distinct_nodes(*model.layout, edge_ids);
     const FormatCap cap = format_cap(*model.layout, *s.nodes_used);
     s.cap_per_s = cap.ids_per_second;
     s.cap_ratio = cap_ratio(*id_time, cap.ids_per_tick);
-    s.ids_per_s_by_ids = rate_by_id_time(*id_time, cap.tick_seconds);
+    by_ids = rate_by_id_time(*id_time, cap.tick_seconds);
   } else if (model.clock == IdClock::uuidv7_ms) {
-    s.ids_per_s_by_ids = rate_by_id_time(*id_time, 0.001);
+    by_ids = rate_by_id_time(*id_time, 0.001);
   }
+  if (by_ids) s.ids_per_s = *by_ids;
   return s;
 }
 

@@ -49,7 +49,7 @@ enum class IdClock {
 struct IdModel {
   IdClock clock = IdClock::none;
   std::optional<Layout> layout;  // set iff clock == layout_tick
-  bool counts_waits = false;     // the IDs come from a generator reading the bench clock
+  bool counts_waits = false;     // a generator built with the bench clock (not a baseline)
 };
 
 struct Percentiles {
@@ -61,11 +61,14 @@ struct Percentiles {
 
 struct RunSummary {
   std::uint64_t ids = 0;
-  double seconds = 0;    // wall span: earliest call start to latest call end, all threads
-  double ids_per_s = 0;  // ids / seconds
-  std::optional<double> ids_per_s_by_ids;  // interior IDs ÷ interior time, by the IDs' clock
-  std::optional<double> cap_ratio;         // achieved ÷ cap for the node ids seen
-  std::optional<double> cap_per_s;         // that cap, IDs per second
+  double seconds = 0;  // wall span: earliest call start to latest call end, all threads
+  // IDs per second. For IDs that carry their time: interior IDs ÷ interior ticks, by the IDs'
+  // own clock (exact counts over whole ticks, so it cannot exceed the format cap); for the
+  // others, and for runs too short to have an interior tick: ids_per_s_wall.
+  double ids_per_s = 0;
+  double ids_per_s_wall = 0;  // ids ÷ seconds: the same rate on the TSC, partial ticks included
+  std::optional<double> cap_ratio;  // achieved ÷ cap for the node ids seen
+  std::optional<double> cap_per_s;  // that cap, IDs per second
   std::optional<std::uint64_t> nodes_used;
   std::optional<double> wait_ratio;   // waited calls ÷ calls
   std::uint64_t latency_samples = 0;  // timed calls behind the percentiles

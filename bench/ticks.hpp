@@ -5,9 +5,10 @@
 // averages a slow call away, so p99.9 would be the p99.9 of batch means, not of calls. The
 // invariant TSC (flags constant_tsc + nonstop_tsc; the kernel's clocksource here) is read from
 // user space and calibrated once against CLOCK_MONOTONIC. But a fenced pair of reads still
-// costs ~20-30 ns of latency and more of throughput on a VM, so the tight loop times only a
-// random sample of calls (sampler.hpp), few enough that the timer costs at most ~5 % of the
-// loop, and every reported latency is net of the median empty timed region (`overhead`).
+// costs ~20-30 ns of latency and more of throughput on a VM, and its fences disturb how
+// contending threads interleave; so the tight loop times only a random sample of calls
+// (sampler.hpp: at most one in 64 when calls are fast), and every reported latency is net of
+// the median empty timed region (`overhead`).
 //
 //   const std::uint64_t t0 = ticks_begin();
 //   gen.next();

@@ -161,16 +161,16 @@ Analysis analyse(const RunFacts& facts, std::size_t timeline_buckets) {
       const IncarnationFacts& inc = node.incarnations[i];
       const int ki = static_cast<int>(k);
       const int ii = static_cast<int>(i);
-      const auto done = read_done(fmt::format("{}/{}", facts.run_dir, done_file_name(ki, ii)),
-                                  inc.threads);
+      const auto done =
+          read_done(fmt::format("{}/{}", facts.run_dir, done_file_name(ki, ii)), inc.threads);
       for (const auto& [kind, text] :
            read_messages(fmt::format("{}/{}", facts.run_dir, messages_file_name(ki, ii)))) {
         a.refusal_messages.emplace(kind, text);
       }
       std::size_t issued = 0;
       for (unsigned t = 0; t < inc.threads; ++t) {
-        const auto records = read_records(fmt::format(
-            "{}/{}", facts.run_dir, record_file_name(ki, ii, static_cast<int>(t))));
+        const auto records = read_records(
+            fmt::format("{}/{}", facts.run_dir, record_file_name(ki, ii, static_cast<int>(t))));
         IdStream& stream = streams[first_stream + t];
         std::int64_t refusing_since = -1;
         for (const Record& r : records) {
@@ -266,6 +266,7 @@ Analysis analyse(const RunFacts& facts, std::size_t timeline_buckets) {
     return x.id != y.id ? x.id < y.id : x.true_ns < y.true_ns;
   });
   std::size_t classified = 0;
+  std::vector<Timeline::Mark> marks;
   for (std::size_t i = 0; i < all.size();) {
     std::size_t j = i + 1;
     while (j < all.size() && all[j].id == all[i].id) ++j;
@@ -280,20 +281,18 @@ Analysis analyse(const RunFacts& facts, std::size_t timeline_buckets) {
         } else {
           ++a.duplicates_within_process;
         }
-        if (a.timeline.duplicates.size() < kMaxDuplicateMarks) {
-          if (const auto emb = embedded_unix_ms(all[d].id, facts)) {
-            a.timeline.duplicates.push_back({ms(all[d].true_ns - origin),
-                                             static_cast<double>(*emb - reference_start_ms),
-                                             static_cast<int>(all[d].node)});
-          }
+        if (const auto emb = embedded_unix_ms(all[d].id, facts)) {
+          marks.push_back({ms(all[d].true_ns - origin),
+                           static_cast<double>(*emb - reference_start_ms),
+                           static_cast<int>(all[d].node)});
         }
       }
       if (a.duplicate_examples.size() < kMaxDuplicateExamples) {
         DuplicateExample ex;
         ex.id = to_text(first.id, facts.width);
         for (std::size_t d = i; d < j; ++d) {
-          ex.places.push_back({all[d].node, all[d].incarnation, all[d].thread,
-                               ms(all[d].true_ns - origin)});
+          ex.places.push_back(
+              {all[d].node, all[d].incarnation, all[d].thread, ms(all[d].true_ns - origin)});
         }
         a.duplicate_examples.push_back(std::move(ex));
       }
@@ -301,6 +300,12 @@ Analysis analyse(const RunFacts& facts, std::size_t timeline_buckets) {
     i = j;
   }
   a.self_check_ok = classified == a.duplicates;
+  // An even sample over true time, so a chart shows where duplicates happened, not only the
+  // first few hundred (which an ID-ordered walk finds all in one place).
+  std::sort(marks.begin(), marks.end(),
+            [](const Timeline::Mark& x, const Timeline::Mark& y) { return x.x_ms < y.x_ms; });
+  const std::size_t stride = marks.size() / kMaxDuplicateMarks + 1;
+  for (std::size_t i = 0; i < marks.size(); i += stride) a.timeline.duplicates.push_back(marks[i]);
   a.ksort_bound_ms = ms(ksort_bound_ns(all));
   if (any_time) {
     a.id_skew_min_ms = static_cast<double>(skew_min);

@@ -34,9 +34,11 @@
 
 namespace idbench::chaos {
 
-// A call blocked this long is a stall; an ordinary call takes µs, a sequence overflow waits
-// at most one 1 ms tick.
-inline constexpr std::int64_t kStallThresholdNs = 2'000'000;
+// A call blocked this long is a stall. An ordinary call takes µs and a sequence overflow waits
+// at most one 1 ms tick, but a thread preempted inside a call on a busy 2-core machine comes
+// back after a scheduler slice (a few ms; flat-out runs oversubscribe the cores): 10 ms keeps
+// that noise out while every wait a policy does for a step back (≥ 100 ms) counts in full.
+inline constexpr std::int64_t kStallThresholdNs = 10'000'000;
 
 // One process lifetime of a node, as the driver saw it.
 struct IncarnationFacts {
@@ -57,6 +59,9 @@ struct LoggedEvent {
   std::int64_t true_ns = 0;
   int node = -1;  // -1: every node
   std::string what;
+  std::string kind;                     // step, set_rate, stop, resume, kill, restart
+  std::optional<std::int64_t> step_ms;  // the clock step as played (time scale applied)
+  std::optional<double> rate;           // set_rate: the new rate
 };
 
 // Everything the analyser needs besides the record files.
@@ -118,7 +123,7 @@ struct Timeline {
     double y_max_ms;
     std::size_t ids;
   };
-  std::vector<std::vector<Point>> nodes;  // per node index
+  std::vector<std::vector<Point>> nodes;                        // per node index
   std::vector<std::vector<std::pair<double, double>>> refused;  // per node: [from, to] ms
   std::vector<std::vector<std::pair<double, double>>> down;     // per node: [from, to] ms
   struct Mark {
@@ -126,7 +131,7 @@ struct Timeline {
     double y_ms;
     int node;
   };
-  std::vector<Mark> duplicates;  // a sample: later copies of duplicated IDs
+  std::vector<Mark> duplicates;  // ≤ 200 later copies of duplicated IDs, evenly over time
   std::int64_t reference_start_unix_ms = 0;  // y = 0 means this UTC time
 };
 

@@ -39,8 +39,7 @@ TEST(EmbeddedTime, DecodesLayoutsAndUuidV7AndNothingElse) {
   RunFacts f;
   f.layout = Layout::parse("twitter", 1'700'000'000'000);
   const std::int64_t ms = 1'700'000'000'123;
-  const std::uint64_t id =
-      f.layout->encode({f.layout->tick_of_unix_ms(ms), 5, 9});
+  const std::uint64_t id = f.layout->encode({f.layout->tick_of_unix_ms(ms), 5, 9});
   EXPECT_EQ(embedded_unix_ms(Id::from_u64(id), f), ms);
 
   RunFacts u;
@@ -85,8 +84,7 @@ class AnalyseTest : public ::testing::Test {
     return r;
   }
   void write(int node, int inc, int thread, const std::vector<Record>& records) {
-    std::FILE* f =
-        std::fopen((dir_ + "/" + record_file_name(node, inc, thread)).c_str(), "wb");
+    std::FILE* f = std::fopen((dir_ + "/" + record_file_name(node, inc, thread)).c_str(), "wb");
     std::fwrite(records.data(), sizeof(Record), records.size(), f);
     std::fclose(f);
   }
@@ -99,10 +97,12 @@ class AnalyseTest : public ::testing::Test {
 TEST_F(AnalyseTest, ClassifiesDuplicatesByWhereTheirCopiesCameFrom) {
   // Node 0 (id 1): IDs at 10 and 20 ms, killed at 500, restarted: re-issues the 10 ms ID.
   // Node 1 (id 1 too, a collision): re-issues the 20 ms ID.
-  facts_.nodes = {{1, {{1, kStart, kStart + 500 * kMs, true}, {1, kStart + 600 * kMs,
-                                                               kStart + 1000 * kMs, false}},
-                   {}, {{kStart + 500 * kMs, kStart + 600 * kMs}}},
-                  {1, {{1, kStart, kStart + 1000 * kMs, false}}, {}, {}}};
+  facts_.nodes = {
+      {1,
+       {{1, kStart, kStart + 500 * kMs, true}, {1, kStart + 600 * kMs, kStart + 1000 * kMs, false}},
+       {},
+       {{kStart + 500 * kMs, kStart + 600 * kMs}}},
+      {1, {{1, kStart, kStart + 1000 * kMs, false}}, {}, {}}};
   write(0, 0, 0, {id_at(10, 1, 0, emb(10)), id_at(20, 1, 0, emb(20))});
   write(0, 1, 0, {id_at(700, 1, 0, emb(10)), id_at(710, 1, 0, emb(710))});
   write(1, 0, 0, {id_at(25, 1, 0, emb(20)), id_at(900, 1, 0, emb(900))});
@@ -122,8 +122,10 @@ TEST_F(AnalyseTest, ClassifiesDuplicatesByWhereTheirCopiesCameFrom) {
 }
 
 TEST_F(AnalyseTest, RefusedStretchesAndStallsMakeAvailabilityPausesDoNot) {
-  facts_.nodes = {{0, {{1, kStart, kStart + 1000 * kMs, false}},
-                   {{kStart + 800 * kMs, kStart + 900 * kMs}}, {}}};
+  facts_.nodes = {{0,
+                   {{1, kStart, kStart + 1000 * kMs, false}},
+                   {{kStart + 800 * kMs, kStart + 900 * kMs}},
+                   {}}};
   // Refused from 100 ms until the ID at 300 ms; one call blocked 50 ms (a wait); a call that
   // spanned the pause is the pause's, not the generator's.
   write(0, 0, 0,
@@ -176,8 +178,8 @@ RunConfig config(const std::string& policy, bool persist = false) {
 }
 
 TEST(Judge, UnsafeDuplicatesAfterAStepBackAreCaughtNotBroken) {
-  const Verdict v = judge(with_duplicates(7, 0, 0), config("unsafe"), true, false, false, false,
-                          true, std::nullopt);
+  const Verdict v = judge(with_duplicates(7, 0, 0), config("unsafe"),
+                          {true, false, false, false, true, false, std::nullopt});
   EXPECT_TRUE(v.promise_kept);
   EXPECT_TRUE(v.caught);
   EXPECT_TRUE(v.duplicates_expected);
@@ -185,41 +187,53 @@ TEST(Judge, UnsafeDuplicatesAfterAStepBackAreCaughtNotBroken) {
 
 TEST(Judge, AnyDuplicateWithinAProcessBreaksAPromisingPolicy) {
   for (const char* p : {"refuse", "wait", "bounded-wait", "borrow"}) {
-    EXPECT_FALSE(judge(with_duplicates(1, 0, 0), config(p), true, false, false, false, true,
-                       std::nullopt)
+    EXPECT_FALSE(judge(with_duplicates(1, 0, 0), config(p),
+                       {true, false, false, false, true, false, std::nullopt})
                      .promise_kept)
         << p;
   }
 }
 
 TEST(Judge, ARestartWithoutTheMarkIsExpectedToDuplicateWithItNot) {
-  EXPECT_TRUE(judge(with_duplicates(0, 5, 0), config("refuse"), true, true, false, false, true,
-                    std::nullopt)
+  EXPECT_TRUE(judge(with_duplicates(0, 5, 0), config("refuse"),
+                    {true, true, false, false, true, false, std::nullopt})
                   .promise_kept);
-  EXPECT_FALSE(judge(with_duplicates(0, 5, 0), config("refuse", true), true, true, false, false,
-                     true, std::nullopt)
+  EXPECT_FALSE(judge(with_duplicates(0, 5, 0), config("refuse", true),
+                     {true, true, false, false, true, false, std::nullopt})
                    .promise_kept);
 }
 
 TEST(Judge, ACollisionIsCaughtButDistinctNodesMustNeverCollide) {
-  EXPECT_TRUE(judge(with_duplicates(0, 0, 9), config("refuse"), false, false, true, false, true,
-                    std::nullopt)
+  EXPECT_TRUE(judge(with_duplicates(0, 0, 9), config("refuse"),
+                    {false, false, true, false, true, false, std::nullopt})
                   .promise_kept);
-  EXPECT_FALSE(judge(with_duplicates(0, 0, 9), config("refuse"), false, false, false, false,
-                     true, std::nullopt)
+  EXPECT_FALSE(judge(with_duplicates(0, 0, 9), config("refuse"),
+                     {false, false, false, false, true, false, std::nullopt})
                    .promise_kept);
+}
+
+TEST(Judge, ASharedNodeIdDoesNotMatterToRandomBits) {
+  // uuidv7 under worker-collision: no node field, so random bits still keep nodes apart.
+  const Verdict v = judge(with_duplicates(0, 0, 1), config("refuse"),
+                          {false, false, true, false, false, true, {}});
+  EXPECT_FALSE(v.promise_kept);
+  EXPECT_FALSE(v.duplicates_expected);
 }
 
 TEST(Judge, ExhaustionMustRefuseNamingTheLastDate) {
   const std::int64_t last = 3'487'858'230'208;  // twitter: 2080-07-10T17:30:30.208Z
   Analysis a;
   a.refusals_by_kind["epoch_exhausted"] = 3;
-  a.refusal_messages["epoch_exhausted"] = "… its last representable time is 2080-07-10T17:30:30.208Z";
-  EXPECT_TRUE(judge(a, config("refuse"), false, false, false, true, true, last).promise_kept);
+  a.refusal_messages["epoch_exhausted"] =
+      "… its last representable time is 2080-07-10T17:30:30.208Z";
+  EXPECT_TRUE(
+      judge(a, config("refuse"), {false, false, false, true, true, false, last}).promise_kept);
   a.refusal_messages["epoch_exhausted"] = "clock out of range";
-  EXPECT_FALSE(judge(a, config("refuse"), false, false, false, true, true, last).promise_kept);
+  EXPECT_FALSE(
+      judge(a, config("refuse"), {false, false, false, true, true, false, last}).promise_kept);
   Analysis none;
-  EXPECT_FALSE(judge(none, config("refuse"), false, false, false, true, true, last).promise_kept);
+  EXPECT_FALSE(
+      judge(none, config("refuse"), {false, false, false, true, true, false, last}).promise_kept);
 }
 
 }  // namespace

@@ -142,10 +142,8 @@ void add_chaos_command(CLI::App& app) {
   cmd->add_flag("--quick", args->grid.quick, "matrix: cas and uuidv7 only, timelines halved");
   cmd->add_option("--scenarios", args->grid.scenarios, "matrix: only these scenarios")
       ->delimiter(',');
-  cmd->add_option("--variants", args->grid.variants, "matrix: only these variants")
-      ->delimiter(',');
-  cmd->add_option("--policies", args->grid.policies, "matrix: only these policies")
-      ->delimiter(',');
+  cmd->add_option("--variants", args->grid.variants, "matrix: only these variants")->delimiter(',');
+  cmd->add_option("--policies", args->grid.policies, "matrix: only these policies")->delimiter(',');
   cmd->callback([args] { run(*args); });
 }
 

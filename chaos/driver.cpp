@@ -6,12 +6,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <memory>
 #include <sstream>
 
 #include "chaos/faketime.hpp"
+#include "chaos/leftovers.hpp"
 #include "chaos/process.hpp"
 #include "chaos/raw_time.hpp"
 #include "chaos/scenario.hpp"
@@ -33,8 +35,9 @@ constexpr std::int64_t kStartMarginNs = 50'000'000;
 // then writes its last records. Beyond this it is stuck.
 constexpr std::int64_t kStopTimeoutNs = 5'000'000'000;
 // Writing a timestamp file (write + rename) takes tens of µs; a rate change allows this long
-// for it to land (see ClockModel::change_rate): a forward jump of at most |Δrate| × 1 ms.
-constexpr std::int64_t kRateWriteSlackNs = 1'000'000;
+// for it to land (see ClockModel::change_rate): a forward jump of at most |Δrate| × 5 ms. A
+// driver descheduled for longer than that is reported in the event log.
+constexpr std::int64_t kRateWriteSlackNs = 5'000'000;
 
 // The last ms a Clock can report: wall_ns() is int64 ns since 1970.
 constexpr std::int64_t kClockLastMs = std::numeric_limits<std::int64_t>::max() / 1'000'000;
@@ -56,9 +59,7 @@ class RunDir {
       path_ = fs::absolute(keep).string();
       return;
     }
-    std::string tmpl = (fs::temp_directory_path() / "idbench-chaos-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw Error("cannot create a temp directory");
-    path_ = tmpl;
+    path_ = make_owned_temp_dir("idbench-chaos");
     temporary_ = true;
   }
   ~RunDir() {
@@ -105,12 +106,13 @@ class Run {
   RunResult execute() {
     const std::int64_t began = mono_ns();
     validate();
+    sweep_stale_faketime_shm();
+    sweep_stale_run_dirs();
     RunDir dir(cfg_.keep_dir);
     dir_ = dir.path();
     libfaketime_ = find_libfaketime();
     node_binary_ = cfg_.node_binary.empty() ? default_node_binary() : cfg_.node_binary;
     if (!cfg_.persist_dir.empty()) fs::create_directories(cfg_.persist_dir);
-    sweep_stale_faketime_shm();
     InterruptGuard guard;
 
     say(fmt::format("chaos: {} · {} · {} · {} node{} × {} thread{} · {} · {:.1f} s{}",
@@ -160,11 +162,13 @@ class Run {
     result.start_true_ns = start_true_;
     result.analysis = analyse(facts);
     const Variant* v = find_variant(cfg_.variant);
-    result.verdict = judge(result.analysis, cfg_, scenario_.steps_back, scenario_.restarts,
-                           scenario_.same_node_id, scenario_.exhausts,
-                           v->uses_layout || v->width == IdWidth::bits128, lifetime_last_ms_);
+    result.verdict =
+        judge(result.analysis, cfg_,
+              {scenario_.steps_back, scenario_.restarts, scenario_.same_node_id, scenario_.exhausts,
+               v->uses_layout, v->width == IdWidth::bits128, lifetime_last_ms_});
     result.wall_seconds = static_cast<double>(mono_ns() - began) / 1e9;
-    say(fmt::format("  {} IDs, {} duplicates, {} refusals, availability {:.1f}%, max stall "
+    say(
+        fmt::format("  {} IDs, {} duplicates, {} refusals, availability {:.1f}%, max stall "
                     "{:.0f} ms, k-sort bound {:.0f} ms: {}",
                     result.analysis.ids, result.analysis.duplicates, result.analysis.refusals,
                     100 * result.analysis.availability, result.analysis.max_stall_ms,
@@ -211,9 +215,9 @@ class Run {
     if (v->uses_layout) {
       const std::uint64_t last = node_ids_.back() + cfg_.threads - 1;
       if (last > layout.max_node()) {
-        throw Error(fmt::format(
-            "{} nodes × {} threads need node ids up to {}, beyond {}'s last node id {}",
-            cfg_.nodes, cfg_.threads, last, layout.name(), layout.max_node()));
+        throw Error(
+            fmt::format("{} nodes × {} threads need node ids up to {}, beyond {}'s last node id {}",
+                        cfg_.nodes, cfg_.threads, last, layout.name(), layout.max_node()));
       }
     }
     if (scenario_.base == ClockBase::lifetime_end_at) {
@@ -252,22 +256,31 @@ class Run {
   void spawn(LiveNode& n) {
     write_setting(n.timestamp_file, kCalibrationSetting);
     std::vector<std::string> argv = {node_binary_,
-                                     "--variant", cfg_.variant,
-                                     "--layout", cfg_.layout,
-                                     "--policy", cfg_.policy,
-                                     "--node-id", std::to_string(n.node_id),
-                                     "--node-index", std::to_string(n.index),
-                                     "--incarnation", std::to_string(n.incarnation),
-                                     "--threads", std::to_string(cfg_.threads),
-                                     "--rate", fmt::format("{}", cfg_.rate),
-                                     "--out-dir", dir_};
+                                     "--variant",
+                                     cfg_.variant,
+                                     "--layout",
+                                     cfg_.layout,
+                                     "--policy",
+                                     cfg_.policy,
+                                     "--node-id",
+                                     std::to_string(n.node_id),
+                                     "--node-index",
+                                     std::to_string(n.index),
+                                     "--incarnation",
+                                     std::to_string(n.incarnation),
+                                     "--threads",
+                                     std::to_string(cfg_.threads),
+                                     "--rate",
+                                     fmt::format("{}", cfg_.rate),
+                                     "--out-dir",
+                                     dir_};
     if (!cfg_.persist_dir.empty()) {
-      argv.insert(argv.end(), {"--persist", cfg_.persist_dir, "--reserve-ms",
-                               std::to_string(cfg_.reserve_ms)});
+      argv.insert(argv.end(),
+                  {"--persist", cfg_.persist_dir, "--reserve-ms", std::to_string(cfg_.reserve_ms)});
     }
     const std::string err = stderr_path(n);
-    n.proc = std::make_unique<ChildProcess>(argv, node_environment(n.timestamp_file, libfaketime_),
-                                            err);
+    n.proc =
+        std::make_unique<ChildProcess>(argv, node_environment(n.timestamp_file, libfaketime_), err);
     const auto line = n.proc->read_line(mono_ns() + kReadyTimeoutNs);
     std::istringstream in(line.value_or(""));
     std::string word;
@@ -294,9 +307,37 @@ class Run {
     return t.substr(cut);
   }
 
-  void log(std::int64_t at_true, int node, std::string_view what) {
-    events_.push_back({at_true, node, std::string(what)});
-    say(fmt::format("  +{:5.2f} s  {}", static_cast<double>(at_true - start_true_) / 1e9, what));
+  void log(std::int64_t at_true, const Event& e) {
+    LoggedEvent logged{at_true, e.node, std::string(e.why), std::string(kind_name(e.kind)), {}, {}};
+    if (e.kind == EventKind::step || e.kind == EventKind::resume) logged.step_ms = e.step_ms;
+    if (e.kind == EventKind::set_rate) logged.rate = e.rate;
+    events_.push_back(std::move(logged));
+    say(fmt::format("  +{:5.2f} s  {}", static_cast<double>(at_true - start_true_) / 1e9, e.why));
+  }
+
+  // A line in the event log that is not a scenario event: something the harness could not do
+  // as planned.
+  void log_note(int node, const std::string& what) {
+    events_.push_back({true_ns(), node, what, "note", {}, {}});
+    say("  note: " + what);
+  }
+
+  static std::string_view kind_name(EventKind kind) {
+    switch (kind) {
+      case EventKind::step:
+        return "step";
+      case EventKind::set_rate:
+        return "set_rate";
+      case EventKind::stop:
+        return "stop";
+      case EventKind::resume:
+        return "resume";
+      case EventKind::kill:
+        return "kill";
+      case EventKind::restart:
+        return "restart";
+    }
+    return "step";
   }
 
   void play_events() {
@@ -312,7 +353,7 @@ class Run {
         if (e.node >= cfg_.nodes) continue;
         apply(e, n, now);
       }
-      if (e.node < cfg_.nodes) log(now, e.node, e.why);
+      if (e.node < cfg_.nodes) log(now, e);
     }
   }
 
@@ -328,12 +369,22 @@ class Run {
         n.clock.step(now, e.step_ms * 1'000'000);
         rewrite(n);
         break;
-      case EventKind::set_rate:
+      case EventKind::set_rate: {
         // Anchored at this node's own write, not at the event: nodes are written one after
         // the other, and the gap would be a small step back for the later ones.
-        n.clock.change_rate(true_ns(), e.rate, kRateWriteSlackNs);
+        const double old_rate = n.clock.rate();
+        const std::int64_t before = true_ns();
+        n.clock.change_rate(before, e.rate, kRateWriteSlackNs);
         rewrite(n);
+        const std::int64_t late = true_ns() - before - kRateWriteSlackNs;
+        if (late > 0) {
+          log_note(n.index,
+                   fmt::format("the rate change landed {:.1f} ms late: node {}'s clock "
+                               "may have stepped back by up to {:.2f} ms",
+                               late / 1e6, n.index, std::abs(e.rate - old_rate) * late / 1e6));
+        }
         break;
+      }
       case EventKind::stop:
         n.proc->signal(SIGSTOP);
         n.paused_since = now;
@@ -376,12 +427,12 @@ class Run {
       const auto status = n.proc->wait_until(stop_mono_ + kStopTimeoutNs);
       if (!status) {
         n.proc->kill_and_reap();
-        throw Error(fmt::format("node {} did not stop within {} s of the end of the run",
-                                n.index, kStopTimeoutNs / 1'000'000'000));
+        throw Error(fmt::format("node {} did not stop within {} s of the end of the run", n.index,
+                                kStopTimeoutNs / 1'000'000'000));
       }
       if (*status != 0) {
-        throw Error(fmt::format("node {} (incarnation {}) failed with exit status {}: {}",
-                                n.index, n.incarnation, *status,
+        throw Error(fmt::format("node {} (incarnation {}) failed with exit status {}: {}", n.index,
+                                n.incarnation, *status,
                                 last_lines(read_text_file(stderr_path(n)))));
       }
     }
@@ -454,14 +505,15 @@ std::optional<std::int64_t> probe_lifetime_last_ms(const std::string& variant,
   return lo;
 }
 
-Verdict judge(const Analysis& a, const RunConfig& cfg, bool steps_back, bool restarts,
-              bool same_node_id, bool exhausts, bool node_separated,
-              std::optional<std::int64_t> lifetime_last_unix_ms) {
+Verdict judge(const Analysis& a, const RunConfig& cfg, const Setup& setup) {
   Verdict v;
   const Policy policy = Policy::parse(cfg.policy);
+  // Nodes are kept apart by distinct node ids or by random bits; a 64-bit counter has
+  // neither. A shared node id undoes the first, not the second.
+  const bool collided = setup.same_node_id && setup.node_field;
   v.promise.within_process = policy.promises_uniqueness();
   v.promise.across_restart = v.promise.within_process && !cfg.persist_dir.empty();
-  v.promise.across_nodes = node_separated && !same_node_id && cfg.nodes > 1;
+  v.promise.across_nodes = (setup.node_field || setup.random_bits) && !collided && cfg.nodes > 1;
 
   const auto plural = [](std::size_t n, std::string_view what) {
     return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
@@ -469,9 +521,10 @@ Verdict judge(const Analysis& a, const RunConfig& cfg, bool steps_back, bool res
   std::size_t broken = 0;
   if (v.promise.within_process && a.duplicates_within_process > 0) {
     broken += a.duplicates_within_process;
-    v.findings.push_back(fmt::format("BROKEN: {} within one process under a policy that "
-                                     "promises uniqueness",
-                                     plural(a.duplicates_within_process, "duplicate")));
+    v.findings.push_back(
+        fmt::format("BROKEN: {} within one process under a policy that "
+                    "promises uniqueness",
+                    plural(a.duplicates_within_process, "duplicate")));
   }
   if (v.promise.across_restart && a.duplicates_across_restart > 0) {
     broken += a.duplicates_across_restart;
@@ -489,8 +542,8 @@ Verdict judge(const Analysis& a, const RunConfig& cfg, bool steps_back, bool res
                     plural(a.wrapped_ids, "ID")));
   }
   bool exhaustion_ok = true;
-  if (exhausts && lifetime_last_unix_ms) {
-    const std::string last = format_utc_ms(*lifetime_last_unix_ms);
+  if (setup.exhausts && setup.lifetime_last_unix_ms) {
+    const std::string last = format_utc_ms(*setup.lifetime_last_unix_ms);
     const auto n = a.refusals_by_kind.find("epoch_exhausted");
     const auto msg = a.refusal_messages.find("epoch_exhausted");
     if (n == a.refusals_by_kind.end() || n->second == 0) {
@@ -510,14 +563,14 @@ Verdict judge(const Analysis& a, const RunConfig& cfg, bool steps_back, bool res
   v.promise_kept = broken == 0 && a.wrapped_ids == 0 && exhaustion_ok && a.self_check_ok;
 
   std::vector<std::string> reasons;
-  if (!v.promise.within_process && (steps_back || restarts)) {
+  if (!v.promise.within_process && (setup.steps_back || setup.restarts)) {
     reasons.emplace_back("unsafe resets its sequence when the clock goes back");
   }
-  if (restarts && !v.promise.across_restart && v.promise.within_process) {
+  if (setup.restarts && !v.promise.across_restart && v.promise.within_process) {
     reasons.emplace_back("a restart without a persisted mark forgets the last tick");
   }
-  if (same_node_id && node_separated) reasons.emplace_back("two nodes share a node id");
-  if (!node_separated && cfg.nodes > 1) {
+  if (collided) reasons.emplace_back("two nodes share a node id");
+  if (!setup.node_field && !setup.random_bits && cfg.nodes > 1) {
     reasons.emplace_back("a counter per process has no node field");
   }
   v.duplicates_expected = !reasons.empty();

@@ -57,7 +57,7 @@ struct Verdict {
   // Duplicates are possible here for a reason outside the promise (unsafe after a step back,
   // a restart without a persisted mark, two nodes with one node id).
   bool duplicates_expected = false;
-  bool caught = false;  // duplicates occurred and were found
+  bool caught = false;                // duplicates occurred and were found
   std::vector<std::string> findings;  // one line each: what was kept, broken, caught
   std::string summary;
 };
@@ -86,9 +86,18 @@ std::optional<std::int64_t> probe_lifetime_last_ms(const std::string& variant,
                                                    const std::string& layout,
                                                    const std::string& policy);
 
+// What the verdict depends on besides the analysis and the configuration.
+struct Setup {
+  bool steps_back = false;  // the scenario's flags (scenario.hpp)
+  bool restarts = false;
+  bool same_node_id = false;
+  bool exhausts = false;
+  bool node_field = false;   // the IDs carry a node id (a Snowflake layout)
+  bool random_bits = false;  // the IDs are 128-bit with random bits (UUIDs)
+  std::optional<std::int64_t> lifetime_last_unix_ms;
+};
+
 // Decides the verdict from the analysis (exposed for tests).
-Verdict judge(const Analysis& a, const RunConfig& cfg, bool steps_back, bool restarts,
-              bool same_node_id, bool exhausts, bool node_separated,
-              std::optional<std::int64_t> lifetime_last_unix_ms);
+Verdict judge(const Analysis& a, const RunConfig& cfg, const Setup& setup);
 
 }  // namespace idbench::chaos

@@ -1,6 +1,5 @@
 #include "chaos/faketime.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <semaphore.h>
@@ -27,8 +26,8 @@ std::int64_t lib_start_from_calibration(std::int64_t true_ns, std::int64_t fake_
 }
 
 std::int64_t ClockModel::fake_at(std::int64_t true_ns) const {
-  return anchor_fake_ +
-         static_cast<std::int64_t>(std::llround(rate_ * static_cast<double>(true_ns - anchor_true_)));
+  return anchor_fake_ + static_cast<std::int64_t>(
+                            std::llround(rate_ * static_cast<double>(true_ns - anchor_true_)));
 }
 
 void ClockModel::step(std::int64_t at_true_ns, std::int64_t delta_ns) {
@@ -50,9 +49,8 @@ void ClockModel::change_rate(std::int64_t now_true_ns, double rate,
 std::string ClockModel::setting_for(std::int64_t lib_start_true_ns) const {
   // libfaketime: fake(t) = t + (r − 1)(t − s) + o. The model: a_f + r(t − a_t).
   // Equal for every t when o = (a_f − a_t) + (r − 1)(s − a_t).
-  const double offset_ns =
-      static_cast<double>(anchor_fake_ - anchor_true_) +
-      (rate_ - 1.0) * static_cast<double>(lib_start_true_ns - anchor_true_);
+  const double offset_ns = static_cast<double>(anchor_fake_ - anchor_true_) +
+                           (rate_ - 1.0) * static_cast<double>(lib_start_true_ns - anchor_true_);
   // Nine decimals: ns resolution for the offsets of a run (seconds); the year-10889 offset of
   // the epoch-exhaustion scenario (~2.8e11 s) keeps ~30 µs in a double, ample at 1 ms ticks.
   // The rate is always written, 1 included: libfaketime 0.9.10 keeps the last rate it parsed
@@ -81,10 +79,10 @@ std::string find_libfaketime() {
     if (::access(env, R_OK) == 0) return env;
     throw Error(fmt::format("IDBENCH_LIBFAKETIME={} is not readable", env));
   }
-  for (const char* path : {"/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1",
-                           "/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1",
-                           "/usr/lib/faketime/libfaketimeMT.so.1",
-                           "/usr/local/lib/faketime/libfaketimeMT.so.1"}) {
+  for (const char* path :
+       {"/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1",
+        "/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1",
+        "/usr/lib/faketime/libfaketimeMT.so.1", "/usr/local/lib/faketime/libfaketimeMT.so.1"}) {
     if (::access(path, R_OK) == 0) return path;
   }
   throw Error(
@@ -156,41 +154,6 @@ std::vector<std::string> node_environment(const std::string& timestamp_file,
   env.push_back("FAKETIME_SHARED=" + FaketimeShared::instance().env_value());
   env.push_back("ASAN_OPTIONS=" + asan);
   return env;
-}
-
-namespace {
-
-// The pid in "[sem.]faketime_{sem,shm}_[idbench_]<pid>", or 0 for any other name.
-// (Parsed by hand: std::regex trips GCC 12's -Wmaybe-uninitialized in sanitizer builds.)
-long faketime_entry_pid(std::string_view name) {
-  if (name.starts_with("sem.")) name.remove_prefix(4);
-  if (!name.starts_with("faketime_sem_") && !name.starts_with("faketime_shm_")) return 0;
-  name.remove_prefix(13);
-  if (name.starts_with("idbench_")) name.remove_prefix(8);
-  if (name.empty() || name.size() > 9) return 0;
-  long pid = 0;
-  for (char c : name) {
-    if (c < '0' || c > '9') return 0;
-    pid = pid * 10 + (c - '0');
-  }
-  return pid;
-}
-
-}  // namespace
-
-int sweep_stale_faketime_shm() {
-  DIR* dir = ::opendir("/dev/shm");
-  if (dir == nullptr) return 0;
-  int removed = 0;
-  while (const dirent* d = ::readdir(dir)) {
-    const long pid = faketime_entry_pid(d->d_name);
-    if (pid <= 0) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
-      if (::unlink(fmt::format("/dev/shm/{}", d->d_name).c_str()) == 0) ++removed;
-    }
-  }
-  ::closedir(dir);
-  return removed;
 }
 
 }  // namespace idbench::chaos

@@ -22,6 +22,7 @@
 //   FAKETIME_SHARED="SEM SHM"       a semaphore + shared-memory pair this process owns: without
 //                                   it libfaketime creates /dev/shm/faketime_{sem,shm}_<pid>
 //                                   in every node and a node killed with -9 leaves them behind
+//                                   (leftovers.hpp sweeps what a killed driver leaves)
 //   ASAN_OPTIONS += verify_asan_link_order=0   a sanitizer build must accept the preload
 //
 // Thread safety: ClockModel is a value; FaketimeShared is process-wide and thread-safe.
@@ -99,10 +100,5 @@ class FaketimeShared {
 // The environment of a node: the current environment with the entries above set or removed.
 std::vector<std::string> node_environment(const std::string& timestamp_file,
                                           const std::string& libfaketime);
-
-// Removes /dev/shm/faketime_{sem,shm}_[idbench_]<pid> (and the sem. prefixed forms) whose pid
-// is no longer running: what killed libfaketime processes (ours or anyone's) left behind.
-// Returns how many entries it removed.
-int sweep_stale_faketime_shm();
 
 }  // namespace idbench::chaos

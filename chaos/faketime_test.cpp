@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -27,8 +26,7 @@ std::int64_t libfaketime_reads(const std::string& setting, std::int64_t s, std::
   double rate = 1.0;
   std::string r;
   if (in >> r) rate = std::stod(r.substr(1));
-  return t + std::llround((rate - 1.0) * static_cast<double>(t - s)) +
-         std::llround(offset_s * 1e9);
+  return t + std::llround((rate - 1.0) * static_cast<double>(t - s)) + std::llround(offset_s * 1e9);
 }
 
 TEST(ClockModel, StepsMoveTheClockAndTheSettingFollows) {
@@ -36,8 +34,7 @@ TEST(ClockModel, StepsMoveTheClockAndTheSettingFollows) {
   m.step(kT0 + 2 * kS, -200'000'000);
   EXPECT_EQ(m.fake_at(kT0 + 3 * kS), kT0 + 3 * kS - 200'000'000);
   const std::int64_t s = kT0 - 7 * kS;
-  EXPECT_NEAR(libfaketime_reads(m.setting_for(s), s, kT0 + 3 * kS), m.fake_at(kT0 + 3 * kS),
-              2);
+  EXPECT_NEAR(libfaketime_reads(m.setting_for(s), s, kT0 + 3 * kS), m.fake_at(kT0 + 3 * kS), 2);
 }
 
 TEST(ClockModel, ARateChangeDoesNotStepTheClockWhateverTheProcessStart) {
@@ -121,21 +118,6 @@ TEST(NodeEnvironment, SetsTheTrapsAndDropsFaketime) {
   EXPECT_TRUE(std::any_of(env.begin(), env.end(), [](const std::string& e) {
     return e.rfind("FAKETIME_SHARED=/faketime_sem_idbench_", 0) == 0;
   }));
-}
-
-TEST(Sweep, RemovesWhatDeadProcessesLeftAndKeepsTheLiving) {
-  const pid_t child = ::fork();
-  if (child == 0) ::_exit(0);
-  ::waitpid(child, nullptr, 0);  // a pid that is (almost surely) free now
-  const std::string dead = fmt::format("/dev/shm/faketime_shm_{}", child);
-  const std::string dead_sem = fmt::format("/dev/shm/sem.faketime_sem_idbench_{}", child);
-  const std::string alive = fmt::format("/dev/shm/faketime_shm_{}", ::getpid());
-  for (const auto& p : {dead, dead_sem, alive}) std::ofstream(p) << "x";
-  sweep_stale_faketime_shm();
-  EXPECT_FALSE(fs::exists(dead));
-  EXPECT_FALSE(fs::exists(dead_sem));
-  EXPECT_TRUE(fs::exists(alive));
-  fs::remove(alive);
 }
 
 }  // namespace

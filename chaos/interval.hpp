@@ -20,7 +20,8 @@ struct Interval {
 // Sorted, disjoint, non-touching intervals covering the same points; empty ones dropped.
 inline std::vector<Interval> merged(std::vector<Interval> v) {
   std::erase_if(v, [](const Interval& i) { return i.to <= i.from; });
-  std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.from < b.from; });
+  std::sort(v.begin(), v.end(),
+            [](const Interval& a, const Interval& b) { return a.from < b.from; });
   std::vector<Interval> out;
   for (const Interval& i : v) {
     if (!out.empty() && i.from <= out.back().to) {
@@ -33,7 +34,8 @@ inline std::vector<Interval> merged(std::vector<Interval> v) {
 }
 
 // The points of `a` not in `b`.
-inline std::vector<Interval> subtract(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+inline std::vector<Interval> subtract(const std::vector<Interval>& a,
+                                      const std::vector<Interval>& b) {
   const std::vector<Interval> cut = merged(b);
   std::vector<Interval> out;
   for (Interval i : merged(a)) {

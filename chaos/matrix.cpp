@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "chaos/driver.hpp"
+#include "chaos/leftovers.hpp"
 #include "chaos/process.hpp"
 #include "chaos/raw_time.hpp"
 #include "chaos/report.hpp"
@@ -84,10 +86,9 @@ int run_matrix(const MatrixConfig& cfg, std::FILE* progress) {
 
   json doc;
   doc["context"] = context_json(cfg.commit);
-  doc["config"] = {{"quick", cfg.quick},       {"time_scale", scale},
-                   {"nodes", cfg.nodes},       {"threads", cfg.threads},
-                   {"rate_per_node", cfg.rate}, {"variants", variants},
-                   {"policies", policies},     {"cells", cells.size()}};
+  doc["config"] = {{"quick", cfg.quick},     {"time_scale", scale},       {"nodes", cfg.nodes},
+                   {"threads", cfg.threads}, {"rate_per_node", cfg.rate}, {"variants", variants},
+                   {"policies", policies},   {"cells", cells.size()}};
   doc["complete"] = false;
   doc["cells"] = json::array();
   fs::create_directories(fs::absolute(cfg.out_path).parent_path());
@@ -99,8 +100,10 @@ int run_matrix(const MatrixConfig& cfg, std::FILE* progress) {
                "chaos matrix: {} cells ({} scenarios × {} variants × {} policies{}), {} nodes × "
                "{} threads at {:.0f} IDs/s per node; ~{} of scenario time\n",
                cells.size(), chosen.size(), variants.size(), policies.size(),
-               cfg.persist_restart ? ", restart also with --persist" : "", cfg.nodes,
-               cfg.threads, cfg.rate, minutes(planned_ms / 1000.0));
+               std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return c.persist; })
+                   ? ", restart also with --persist"
+                   : "",
+               cfg.nodes, cfg.threads, cfg.rate, minutes(planned_ms / 1000.0));
   }
 
   InterruptGuard guard;  // between cells too: a signal stops the matrix with chaos.json whole
@@ -122,9 +125,7 @@ int run_matrix(const MatrixConfig& cfg, std::FILE* progress) {
     rc.node_binary = cfg.node_binary;
     std::string persist_dir;
     if (c.persist) {
-      std::string tmpl = (fs::temp_directory_path() / "idbench-chaos-mark-XXXXXX").string();
-      if (::mkdtemp(tmpl.data()) == nullptr) throw Error("cannot create a temp directory");
-      persist_dir = rc.persist_dir = tmpl;
+      persist_dir = rc.persist_dir = make_owned_temp_dir("idbench-chaos-mark");
     }
     const std::string label = fmt::format("{}{} · {} · {}", c.scenario,
                                           c.persist ? " (persist)" : "", c.variant, c.policy);
@@ -141,17 +142,17 @@ int run_matrix(const MatrixConfig& cfg, std::FILE* progress) {
       total_ids += r.analysis.ids;
       if (!r.verdict.promise_kept) ++failures;
       if (progress != nullptr) {
-        fmt::print(progress, "{:>7} IDs  dup {:<6} ref {:<7} avail {:>5.1f}%  stall {:>6.0f} ms  "
-                             "k-sort {:>6.0f} ms  {}",
-                   r.analysis.ids, r.analysis.duplicates, r.analysis.refusals,
-                   100 * r.analysis.availability, r.analysis.max_stall_ms,
-                   r.analysis.ksort_bound_ms,
-                   r.verdict.promise_kept ? (r.analysis.duplicates > 0 ? "caught" : "kept")
-                                          : "BROKEN");
+        fmt::print(
+            progress,
+            "{:>7} IDs  dup {:<6} ref {:<7} avail {:>5.1f}%  stall {:>6.0f} ms  "
+            "k-sort {:>6.0f} ms  {}",
+            r.analysis.ids, r.analysis.duplicates, r.analysis.refusals,
+            100 * r.analysis.availability, r.analysis.max_stall_ms, r.analysis.ksort_bound_ms,
+            r.verdict.promise_kept ? (r.analysis.duplicates > 0 ? "caught" : "kept") : "BROKEN");
       }
     } catch (const NotApplicable& e) {
-      cell = {{"scenario", c.scenario}, {"variant", c.variant},  {"policy", c.policy},
-              {"persist", c.persist},   {"nodes", cfg.nodes},    {"skipped", e.what()},
+      cell = {{"scenario", c.scenario}, {"variant", c.variant}, {"policy", c.policy},
+              {"persist", c.persist},   {"nodes", cfg.nodes},   {"skipped", e.what()},
               {"promise_kept", nullptr}};
       if (progress != nullptr) fmt::print(progress, "skipped: {}", e.what());
     } catch (const Interrupted&) {
@@ -159,8 +160,8 @@ int run_matrix(const MatrixConfig& cfg, std::FILE* progress) {
       throw;
     } catch (const std::exception& e) {
       ++failures;
-      cell = {{"scenario", c.scenario}, {"variant", c.variant},  {"policy", c.policy},
-              {"persist", c.persist},   {"nodes", cfg.nodes},    {"error", e.what()},
+      cell = {{"scenario", c.scenario}, {"variant", c.variant}, {"policy", c.policy},
+              {"persist", c.persist},   {"nodes", cfg.nodes},   {"error", e.what()},
               {"promise_kept", nullptr}};
       if (progress != nullptr) fmt::print(progress, "ERROR: {}", e.what());
     }

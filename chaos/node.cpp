@@ -117,8 +117,8 @@ class Node {
       if (fd < 0) throw IoError(fmt::format("creating {}: {}", path, std::strerror(errno)));
       fds_.push_back(fd);
     }
-    messages_path_ = fmt::format("{}/{}", cfg.out_dir,
-                                 messages_file_name(cfg.node_index, cfg.incarnation));
+    messages_path_ =
+        fmt::format("{}/{}", cfg.out_dir, messages_file_name(cfg.node_index, cfg.incarnation));
     period_ns_ = cfg.rate > 0 ? 1e9 * cfg.threads / cfg.rate : 0;
   }
 
@@ -252,8 +252,7 @@ class Node {
   void write_done_file() {
     std::string text;
     for (std::size_t t = 0; t < threads_.size(); ++t) {
-      text += fmt::format("thread {} records {} stuck_since_true_ns {}\n", t,
-                          threads_[t]->records,
+      text += fmt::format("thread {} records {} stuck_since_true_ns {}\n", t, threads_[t]->records,
                           threads_[t]->in_call_since.load(std::memory_order_relaxed));
     }
     const std::string path =

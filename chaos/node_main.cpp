@@ -1,18 +1,19 @@
 // idbench-chaos-node — one node of a chaos run (see node.hpp). Started by the driver under
-// libfaketime; not meant to be run by hand, except `--sweep`, which removes the /dev/shm
-// entries killed libfaketime processes left behind (the ctest cleanup fixture runs it).
+// libfaketime; not meant to be run by hand, except `--sweep`, which removes what runs killed
+// with -9 left behind (leftovers.hpp; the ctest cleanup fixture runs it).
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 
-#include "chaos/faketime.hpp"
+#include "chaos/leftovers.hpp"
 #include "chaos/node.hpp"
 
 int main(int argc, char** argv) {
   idbench::chaos::NodeConfig cfg;
   bool sweep = false;
   CLI::App app{"idbench-chaos-node: one node of `idbench chaos` (started by the driver)"};
-  app.add_flag("--sweep", sweep, "remove stale /dev/shm/faketime_* entries and exit");
+  app.add_flag("--sweep", sweep,
+               "remove what killed runs left (/dev/shm/faketime_*, temp run directories) and exit");
   app.add_option("--variant", cfg.variant, "generator variant");
   app.add_option("--layout", cfg.layout, "layout preset or spec");
   app.add_option("--policy", cfg.policy, "clock-regression policy");
@@ -26,8 +27,9 @@ int main(int argc, char** argv) {
   app.add_option("--reserve-ms", cfg.reserve_ms, "reservation ahead of the clock");
   CLI11_PARSE(app, argc, argv);
   if (sweep) {
-    const int removed = idbench::chaos::sweep_stale_faketime_shm();
-    fmt::print("removed {} stale /dev/shm entr{}\n", removed, removed == 1 ? "y" : "ies");
+    const int shm = idbench::chaos::sweep_stale_faketime_shm();
+    const int dirs = idbench::chaos::sweep_stale_run_dirs();
+    fmt::print("removed {} stale /dev/shm entries and {} stale run directories\n", shm, dirs);
     return 0;
   }
   if (cfg.variant.empty() || cfg.out_dir.empty()) {

@@ -71,9 +71,9 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
   if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) {
     throw Error(fmt::format("pipe: {}", std::strerror(errno)));
   }
-  const int err_fd =
-      ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (err_fd < 0) throw Error(fmt::format("cannot create {}: {}", stderr_path, std::strerror(errno)));
+  const int err_fd = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (err_fd < 0)
+    throw Error(fmt::format("cannot create {}: {}", stderr_path, std::strerror(errno)));
   const pid_t parent = ::getpid();
 
   // The interrupt handler must not run in the child between fork and execve (it would kill

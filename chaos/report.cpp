@@ -78,9 +78,13 @@ json timeline_json(const RunResult& r) {
   out["duplicates_columns"] = {"x_ms", "y_ms", "node"};
   json events = json::array();
   for (const auto& e : r.events) {
-    events.push_back({{"x_ms", round1(static_cast<double>(e.true_ns - r.start_true_ns) / 1e6)},
-                      {"node", e.node},
-                      {"what", e.what}});
+    json event = {{"x_ms", round1(static_cast<double>(e.true_ns - r.start_true_ns) / 1e6)},
+                  {"node", e.node},
+                  {"kind", e.kind},
+                  {"what", e.what}};
+    if (e.step_ms) event["step_ms"] = *e.step_ms;
+    if (e.rate) event["rate"] = *e.rate;
+    events.push_back(std::move(event));
   }
   out["events"] = std::move(events);
   return out;
@@ -174,19 +178,20 @@ json to_json(const RunResult& r, bool with_timeline) {
   j["per_node"] = std::move(nodes);
   json streams = json::array();
   for (const auto& s : a.streams) {
-    streams.push_back({{"stream", s.name}, {"ids", s.ids}, {"order_violations", s.order_violations}});
+    streams.push_back(
+        {{"stream", s.name}, {"ids", s.ids}, {"order_violations", s.order_violations}});
   }
   j["streams"] = std::move(streams);
-  j["config"] = {{"layout", r.config.layout},
-                 {"threads", r.config.threads},
-                 {"rate_per_node", r.config.rate},
-                 {"duration_ms", r.duration_ms},
-                 {"time_scale", r.config.time_scale},
-                 {"node_ids", r.node_ids},
-                 {"reserve_ms", r.config.persist_dir.empty() ? json(nullptr)
-                                                             : json(r.config.reserve_ms)},
-                 {"stall_threshold_ms", kStallThresholdNs / 1e6},
-                 {"scenario_summary", r.scenario_summary}};
+  j["config"] = {
+      {"layout", r.config.layout},
+      {"threads", r.config.threads},
+      {"rate_per_node", r.config.rate},
+      {"duration_ms", r.duration_ms},
+      {"time_scale", r.config.time_scale},
+      {"node_ids", r.node_ids},
+      {"reserve_ms", r.config.persist_dir.empty() ? json(nullptr) : json(r.config.reserve_ms)},
+      {"stall_threshold_ms", kStallThresholdNs / 1e6},
+      {"scenario_summary", r.scenario_summary}};
   j["wall_seconds"] = round3(r.wall_seconds);
   if (with_timeline) j["timeline"] = timeline_json(r);
   return j;
@@ -198,26 +203,28 @@ std::string to_text(const RunResult& r) {
   out += fmt::format("{} · {} · {}{} · {} nodes: {}\n", r.config.scenario, r.config.variant,
                      r.config.policy, r.config.persist_dir.empty() ? "" : " · persisted mark",
                      r.config.nodes, r.verdict.summary);
-  out += fmt::format("  ids {}  duplicates {} (within a process {}, across a restart {}, across "
-                     "nodes {})  order violations {}\n",
-                     a.ids, a.duplicates, a.duplicates_within_process,
-                     a.duplicates_across_restart, a.duplicates_across_nodes,
-                     a.order_violations);
-  out += fmt::format("  refusals {}  availability {:.2f}%  max stall {:.1f} ms  k-sort bound "
-                     "{:.1f} ms",
-                     a.refusals, 100 * a.availability, a.max_stall_ms, a.ksort_bound_ms);
+  out += fmt::format(
+      "  ids {}  duplicates {} (within a process {}, across a restart {}, across "
+      "nodes {})  order violations {}\n",
+      a.ids, a.duplicates, a.duplicates_within_process, a.duplicates_across_restart,
+      a.duplicates_across_nodes, a.order_violations);
+  out += fmt::format(
+      "  refusals {}  availability {:.2f}%  max stall {:.1f} ms  k-sort bound "
+      "{:.1f} ms",
+      a.refusals, 100 * a.availability, a.max_stall_ms, a.ksort_bound_ms);
   if (a.id_skew_min_ms) {
     out += fmt::format("  ID skew {:+.0f} … {:+.0f} ms", *a.id_skew_min_ms, *a.id_skew_max_ms);
   }
   out += "\n";
   for (const auto& [kind, msg] : a.refusal_messages) {
-    out += fmt::format("  {} ×{}: {}\n", kind, a.refusals_by_kind.count(kind) ? a.refusals_by_kind.at(kind) : 0, msg);
+    out += fmt::format("  {} ×{}: {}\n", kind,
+                       a.refusals_by_kind.count(kind) ? a.refusals_by_kind.at(kind) : 0, msg);
   }
   for (const auto& ex : a.duplicate_examples) {
     std::string places;
     for (const auto& p : ex.places) {
-      places += fmt::format(" node{}/inc{}/thread{}@{:.1f}ms", p.node, p.incarnation, p.thread,
-                            p.at_ms);
+      places +=
+          fmt::format(" node{}/inc{}/thread{}@{:.1f}ms", p.node, p.incarnation, p.thread, p.at_ms);
     }
     out += fmt::format("  duplicate {} at{}\n", ex.id, places);
   }

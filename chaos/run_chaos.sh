@@ -21,7 +21,7 @@ shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 
 # `idbench chaos` once the CLI carries it; the standalone front end otherwise.
-if [ -x "$bin/idbench" ] && "$bin/idbench" chaos --help >/dev/null 2>&1; then
+if [ -x "$bin/idbench" ] && "$bin/idbench" chaos --list >/dev/null 2>&1; then
   cmd=("$bin/idbench" chaos)
 elif [ -x "$bin/idbench-chaos" ]; then
   cmd=("$bin/idbench-chaos" chaos)

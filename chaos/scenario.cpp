@@ -16,16 +16,17 @@ std::vector<Scenario> build() {
   // Cumulative steps: the clock ends 6.2 s behind. Each step comes after the generator has
   // recovered from the one before (for `refuse` and `wait`), so each shows its own refusal
   // window; the run lasts until the 5 s step is over too.
-  all.push_back({.name = "ntp-step-back",
-                 .summary = "every clock steps back 200 ms at 0.4 s, 1 s at 1.0 s and 5 s at "
-                            "2.2 s (ntpd steps offsets above 128 ms)",
-                 .duration_ms = 7500,
-                 .steps_back = true,
-                 .events = {
-                     {400, EventKind::step, kAllNodes, -200, 1.0, "NTP steps every clock back 200 ms"},
-                     {1000, EventKind::step, kAllNodes, -1000, 1.0, "NTP steps every clock back 1 s"},
-                     {2200, EventKind::step, kAllNodes, -5000, 1.0, "NTP steps every clock back 5 s"},
-                 }});
+  all.push_back(
+      {.name = "ntp-step-back",
+       .summary = "every clock steps back 200 ms at 0.4 s, 1 s at 1.0 s and 5 s at "
+                  "2.2 s (ntpd steps offsets above 128 ms)",
+       .duration_ms = 7500,
+       .steps_back = true,
+       .events = {
+           {400, EventKind::step, kAllNodes, -200, 1.0, "NTP steps every clock back 200 ms"},
+           {1000, EventKind::step, kAllNodes, -1000, 1.0, "NTP steps every clock back 1 s"},
+           {2200, EventKind::step, kAllNodes, -5000, 1.0, "NTP steps every clock back 5 s"},
+       }});
 
   // ntpd slews at most 500 ppm; compressed 100× so a 2 s run shows a 70 ms drift, no step.
   all.push_back({.name = "ntp-slew",

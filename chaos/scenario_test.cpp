@@ -8,9 +8,9 @@ namespace idbench::chaos {
 namespace {
 
 TEST(Scenarios, TheIssuesScenariosAllExist) {
-  for (const char* name : {"ntp-step-back", "ntp-slew", "leap-second", "leap-smear", "vm-pause",
-                           "restart-during-regression", "epoch-exhaustion", "worker-collision",
-                           "skew"}) {
+  for (const char* name :
+       {"ntp-step-back", "ntp-slew", "leap-second", "leap-smear", "vm-pause",
+        "restart-during-regression", "epoch-exhaustion", "worker-collision", "skew"}) {
     EXPECT_NE(find_scenario(name), nullptr) << name;
   }
   EXPECT_EQ(find_scenario("no-such"), nullptr);

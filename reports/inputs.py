@@ -1,0 +1,378 @@
+"""inputs.py — reads the three result files of a run, tolerantly, into plain Python values.
+
+A results directory (reports/latest/ by default) holds up to three files:
+
+    bench.json     Google Benchmark JSON from build/bin/idbench-bench (bench/run_bench.sh)
+    locality.json  {"matrix": [...], "validation": {...} | null} (bench/locality/run_locality.sh)
+    chaos.json     {"context", "config", "complete", "cells": [...], ...} (chaos/run_chaos.sh)
+
+Nothing here raises on a missing file, a malformed file or a missing field: each loader
+returns what it could read plus `problems`, sentences a report prints as they are ("chaos.json
+is missing ..."). A reader never guesses a value that is not in the file; an absent figure is
+None and the report shows a dash.
+
+    results = load_results("reports/latest")
+    results.bench.runs["generate/cas/twitter/threads:2"].median("ids_per_s")
+
+Thread safety: plain functions and values; nothing is shared.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+BENCH_FILE = "bench.json"
+LOCALITY_FILE = "locality.json"
+CHAOS_FILE = "chaos.json"
+
+# Where each file comes from, for "missing" sentences.
+PRODUCER = {
+    BENCH_FILE: "./run.sh bench (bench/run_bench.sh)",
+    LOCALITY_FILE: "./run.sh locality (bench/locality/run_locality.sh)",
+    CHAOS_FILE: "./run.sh chaos (chaos/run_chaos.sh)",
+}
+
+# generate/<variant>/<layout>/threads:<T> and load/...; baselines are baseline/<name>[/threads:T].
+_VARIANT_NAME = re.compile(r"^(generate|load)/([^/]+)/([^/]+)/threads:(\d+)$")
+_BASELINE_NAME = re.compile(r"^baseline/([^/]+)(?:/threads:(\d+))?$")
+# Suffixes Google Benchmark appends for UseRealTime()/UseManualTime(); idbench's names carry
+# none today, but a later ->UseRealTime() must not make every benchmark unrecognisable.
+_TIME_SUFFIX = re.compile(r"/(real_time|manual_time|process_time)$")
+
+
+def number(value: Any) -> float | None:
+    """A finite float, or None for anything else (missing, null, text, NaN)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    v = float(value)
+    return v if math.isfinite(v) else None
+
+
+def read_json(path: str) -> tuple[Any, str | None]:
+    """(document, None) or (None, why it could not be read)."""
+    name = os.path.basename(path)
+    if not os.path.exists(path):
+        return None, f"{name} is missing (written by {PRODUCER.get(name, 'its producer')})"
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f), None
+    except PermissionError as e:
+        return None, f"{name} cannot be read: {e.strerror}"
+    except (OSError, UnicodeDecodeError) as e:
+        return None, f"{name} cannot be read: {e}"
+    except json.JSONDecodeError as e:
+        return None, f"{name} is not valid JSON ({e.msg} at line {e.lineno}): half-written or corrupt"
+
+
+# ---------------------------------------------------------------------------------------------
+# bench.json
+
+
+@dataclass
+class BenchRun:
+    """One benchmark (one name), with every repetition Google Benchmark kept for it."""
+
+    name: str
+    kind: str  # "generate" | "load" | "baseline" | "other"
+    variant: str
+    layout: str | None
+    threads: int
+    label: str = ""
+    reps: list[dict] = field(default_factory=list)  # run_type "iteration" entries
+    aggregates: dict[str, dict] = field(default_factory=dict)  # aggregate_name → entry
+    error: str | None = None
+
+    def values(self, key: str) -> list[float]:
+        """The counter or field `key` of every repetition that has it."""
+        out = [number(r.get(key)) for r in self.reps]
+        return [v for v in out if v is not None]
+
+    def median(self, key: str) -> float | None:
+        """Median over repetitions; Google Benchmark's median aggregate when only aggregates
+        were kept (--benchmark_report_aggregates_only)."""
+        vals = self.values(key)
+        if vals:
+            return statistics.median(vals)
+        agg = self.aggregates.get("median")
+        return number(agg.get(key)) if agg else None
+
+    @property
+    def repetitions(self) -> int:
+        return len(self.reps)
+
+    @property
+    def layout_unused(self) -> bool:
+        return "layout unused" in self.label
+
+
+@dataclass
+class Bench:
+    present: bool = False
+    context: dict = field(default_factory=dict)
+    runs: dict[str, BenchRun] = field(default_factory=dict)  # by name, in file order
+    problems: list[str] = field(default_factory=list)
+    unrecognised: list[str] = field(default_factory=list)
+
+    def find(self, kind: str, variant: str, layout: str | None, threads: int) -> BenchRun | None:
+        for r in self.runs.values():
+            if (r.kind, r.variant, r.threads) == (kind, variant, threads) and (
+                layout is None or r.layout == layout
+            ):
+                return r
+        return None
+
+    def variants(self, kind: str = "generate") -> list[str]:
+        seen: dict[str, None] = {}
+        for r in self.runs.values():
+            if r.kind == kind:
+                seen.setdefault(r.variant)
+        return list(seen)
+
+    def layouts(self, kind: str = "generate") -> list[str]:
+        seen: dict[str, None] = {}
+        for r in self.runs.values():
+            if r.kind == kind and r.layout:
+                seen.setdefault(r.layout)
+        return list(seen)
+
+    def threads(self, kind: str = "generate") -> list[int]:
+        return sorted({r.threads for r in self.runs.values() if r.kind == kind})
+
+    def max_repetitions(self) -> int:
+        return max((r.repetitions for r in self.runs.values()), default=0)
+
+    def layout_cap_per_s(self, layout: str) -> float | None:
+        """The format cap of one node id, from the context block ("...; cap 4096000 IDs/s per
+        node id"), else from a run's cap_per_s ÷ nodes."""
+        text = self.context.get(f"idbench_layout_{layout}")
+        if isinstance(text, str):
+            m = re.search(r"cap ([0-9.e+]+) IDs/s per node", text)
+            if m:
+                return number(float(m.group(1)))
+        for r in self.runs.values():
+            if r.layout == layout and not r.layout_unused:
+                cap, nodes = r.median("cap_per_s"), r.median("nodes")
+                if cap and nodes:
+                    return cap / nodes
+        return None
+
+
+def parse_bench_name(name: str, threads_field: Any) -> tuple[str, str, str | None, int] | None:
+    """(kind, variant, layout, threads) from a benchmark name, or None."""
+    name = _TIME_SUFFIX.sub("", name)
+    m = _VARIANT_NAME.match(name)
+    if m:
+        return m.group(1), m.group(2), m.group(3), int(m.group(4))
+    m = _BASELINE_NAME.match(name)
+    if m:
+        t = int(m.group(2)) if m.group(2) else int(number(threads_field) or 1)
+        return "baseline", m.group(1), None, t
+    return None
+
+
+def load_bench(doc: Any) -> Bench:
+    b = Bench(present=True)
+    if not isinstance(doc, dict):
+        b.problems.append("bench.json is not a JSON object: nothing read")
+        return b
+    ctx = doc.get("context")
+    if isinstance(ctx, dict):
+        b.context = ctx
+    else:
+        b.problems.append("bench.json has no context block: machine, commit and date unknown")
+    entries = doc.get("benchmarks")
+    if not isinstance(entries, list):
+        b.problems.append("bench.json has no 'benchmarks' list: nothing to show")
+        return b
+    for e in entries:
+        if not isinstance(e, dict):
+            continue
+        run_name = e.get("run_name") or e.get("name")
+        if not isinstance(run_name, str):
+            continue
+        run_name = _TIME_SUFFIX.sub("", run_name)
+        parsed = parse_bench_name(run_name, e.get("threads"))
+        if parsed is None:
+            if run_name not in b.unrecognised:
+                b.unrecognised.append(run_name)
+            continue
+        run = b.runs.get(run_name)
+        if run is None:
+            kind, variant, layout, threads = parsed
+            run = b.runs[run_name] = BenchRun(run_name, kind, variant, layout, threads)
+        if isinstance(e.get("label"), str):
+            run.label = e["label"]
+        if e.get("error_occurred"):
+            run.error = str(e.get("error_message") or "error")
+            continue
+        if e.get("run_type") == "aggregate":
+            if isinstance(e.get("aggregate_name"), str):
+                run.aggregates[e["aggregate_name"]] = e
+        else:
+            run.reps.append(e)
+    if not b.runs:
+        b.problems.append("bench.json holds no generate/, load/ or baseline/ benchmarks")
+    return b
+
+
+# ---------------------------------------------------------------------------------------------
+# locality.json
+
+
+@dataclass
+class Locality:
+    present: bool = False
+    matrix: list[dict] = field(default_factory=list)
+    validation: dict | None = None  # the --validate object, or None when not run
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def context(self) -> dict:
+        for m in self.matrix:
+            if isinstance(m.get("context"), dict):
+                return m["context"]
+        if self.validation and isinstance(self.validation.get("context"), dict):
+            return self.validation["context"]
+        return {}
+
+    def validation_rows(self) -> list[dict]:
+        rows = (self.validation or {}).get("validation")
+        return [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
+
+
+def locality_generator(entry: dict) -> str:
+    """The generator a matrix entry measured: the variant, or 'sequential'/'random' BIGINT,
+    or the keys file's name."""
+    s = entry.get("stream") if isinstance(entry.get("stream"), dict) else {}
+    if s.get("variant"):
+        return str(s["variant"])
+    if s.get("synthetic") and s.get("synthetic") != "none":
+        return f"{s['synthetic']} bigint"
+    if s.get("keys_file"):
+        return os.path.basename(str(s["keys_file"]))
+    return str(s.get("description") or "?")
+
+
+def load_locality(doc: Any) -> Locality:
+    loc = Locality(present=True)
+    if not isinstance(doc, dict):
+        loc.problems.append("locality.json is not a JSON object: nothing read")
+        return loc
+    matrix = doc.get("matrix")
+    if isinstance(matrix, list):
+        loc.matrix = [m for m in matrix if isinstance(m, dict)]
+        lacking = sorted({k for m in loc.matrix for k in ("avg_leaf_fill", "splits_per_1k",
+                                                          "pool_miss_rate", "stream")
+                          if k not in m})
+        if lacking:
+            loc.problems.append("some locality.json matrix entries lack " + ", ".join(lacking))
+    else:
+        loc.problems.append("locality.json has no 'matrix' list: the model's figures are missing")
+    if "validation" not in doc:
+        loc.problems.append("locality.json has no 'validation' key: model-vs-engine check unknown")
+    elif doc["validation"] is None:
+        loc.problems.append("the model-vs-real-engine cross-check did not run (validation: null; "
+                            "it needs mariadb-server)")
+    elif isinstance(doc["validation"], dict):
+        loc.validation = doc["validation"]
+    else:
+        loc.problems.append("locality.json's 'validation' is not an object: ignored")
+    return loc
+
+
+# ---------------------------------------------------------------------------------------------
+# chaos.json
+
+
+@dataclass
+class Chaos:
+    present: bool = False
+    context: dict = field(default_factory=dict)
+    config: dict = field(default_factory=dict)
+    complete: bool | None = None
+    cells: list[dict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def ran(self) -> list[dict]:
+        """Cells that ran (not skipped, not failed to run)."""
+        return [c for c in self.cells if not c.get("skipped") and not c.get("error")]
+
+
+# The fields issue 5 promises per cell; a cell without one of them is reported, not guessed.
+CHAOS_CELL_FIELDS = ("scenario", "variant", "policy", "nodes", "ids", "duplicates",
+                     "order_violations", "refusals", "availability", "max_stall_ms",
+                     "ksort_bound_ms", "promise_kept")
+
+
+def cell_key(cell: dict) -> tuple:
+    """What identifies a cell across runs: scenario, variant, policy and the persisted mark."""
+    return (cell.get("scenario"), cell.get("variant"), cell.get("policy"),
+            bool(cell.get("persist", False)))
+
+
+def load_chaos(doc: Any) -> Chaos:
+    ch = Chaos(present=True)
+    if isinstance(doc, list):  # a bare list of `idbench chaos --json` objects
+        doc = {"cells": doc}
+    if not isinstance(doc, dict):
+        ch.problems.append("chaos.json is not a JSON object: nothing read")
+        return ch
+    if "cells" not in doc and "scenario" in doc:  # one `idbench chaos --json` run
+        doc = {"context": doc.get("context"), "cells": [doc], "complete": True}
+    if isinstance(doc.get("context"), dict):
+        ch.context = doc["context"]
+    else:
+        ch.problems.append("chaos.json has no context block: machine, commit and date unknown")
+    if isinstance(doc.get("config"), dict):
+        ch.config = doc["config"]
+    ch.complete = doc.get("complete") if isinstance(doc.get("complete"), bool) else None
+    cells = doc.get("cells")
+    if not isinstance(cells, list):
+        ch.problems.append("chaos.json has no 'cells' list: nothing to show")
+        return ch
+    ch.cells = [c for c in cells if isinstance(c, dict)]
+    planned = number(ch.config.get("cells"))
+    if ch.complete is False:
+        ch.problems.append(
+            f"chaos.json is a partial matrix: {len(ch.cells)} of "
+            f"{int(planned) if planned else '?'} cells ran (complete: false)")
+    lacking = sorted({k for c in ch.ran() for k in CHAOS_CELL_FIELDS if k not in c})
+    if lacking:
+        ch.problems.append("some chaos cells lack " + ", ".join(lacking) + ": shown as '–'")
+    return ch
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Results:
+    directory: str
+    bench: Bench
+    locality: Locality
+    chaos: Chaos
+    missing: list[str] = field(default_factory=list)  # one sentence per unreadable file
+
+    def problems(self) -> list[str]:
+        return self.missing + self.bench.problems + self.locality.problems + self.chaos.problems
+
+
+def load_results(directory: str) -> Results:
+    missing = []
+
+    def load(name, loader, empty):
+        doc, err = read_json(os.path.join(directory, name))
+        if err:
+            missing.append(err)
+            return empty
+        return loader(doc)
+
+    bench = load(BENCH_FILE, load_bench, Bench())
+    locality = load(LOCALITY_FILE, load_locality, Locality())
+    chaos = load(CHAOS_FILE, load_chaos, Chaos())
+    return Results(directory, bench, locality, chaos, missing)

@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+"""inputs_test.py — the tolerant readers (inputs.py) and the number formats (units.py).
+
+    /usr/bin/python3 reports/inputs_test.py
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+import unittest
+
+import inputs
+import units as u
+
+
+class BenchNameTest(unittest.TestCase):
+    def test_variant_benchmarks_parse_into_their_parts(self):
+        self.assertEqual(inputs.parse_bench_name("generate/cas/twitter/threads:8", 8),
+                         ("generate", "cas", "twitter", 8))
+        self.assertEqual(inputs.parse_bench_name("load/uuidv7-random/wide/threads:2", 2),
+                         ("load", "uuidv7-random", "wide", 2))
+
+    def test_real_time_suffix_is_ignored(self):
+        self.assertEqual(inputs.parse_bench_name("generate/cas/wide/threads:2/real_time", 2),
+                         ("generate", "cas", "wide", 2))
+
+    def test_baselines_take_threads_from_the_name_or_the_entry(self):
+        self.assertEqual(inputs.parse_bench_name("baseline/fetch_add/threads:4", 4),
+                         ("baseline", "fetch_add", None, 4))
+        self.assertEqual(inputs.parse_bench_name("baseline/clock_gettime", 1),
+                         ("baseline", "clock_gettime", None, 1))
+
+    def test_unknown_names_are_not_guessed(self):
+        self.assertIsNone(inputs.parse_bench_name("BM_Something/64", 1))
+
+
+class BenchLoadTest(unittest.TestCase):
+    def entry(self, name, **kw):
+        e = {"name": name, "run_name": name, "run_type": "iteration", "threads": 1,
+             "real_time": 10.0, "time_unit": "ns"}
+        e.update(kw)
+        return e
+
+    def test_median_over_repetitions_and_aggregates_are_kept_apart(self):
+        doc = {"context": {}, "benchmarks": [
+            self.entry("generate/cas/twitter/threads:1", ids_per_s=v) for v in (1.0, 3.0, 2.0)
+        ] + [dict(self.entry("generate/cas/twitter/threads:1", ids_per_s=99.0),
+                  name="generate/cas/twitter/threads:1_median", run_type="aggregate",
+                  aggregate_name="median")]}
+        b = inputs.load_bench(doc)
+        r = b.runs["generate/cas/twitter/threads:1"]
+        self.assertEqual(r.repetitions, 3)
+        self.assertEqual(r.median("ids_per_s"), 2.0)
+
+    def test_aggregates_only_files_fall_back_to_the_median_aggregate(self):
+        doc = {"benchmarks": [dict(self.entry("baseline/clock_gettime", ids_per_s=7.0),
+                                   run_type="aggregate", aggregate_name="median")]}
+        b = inputs.load_bench(doc)
+        self.assertEqual(b.runs["baseline/clock_gettime"].median("ids_per_s"), 7.0)
+        self.assertIn("bench.json has no context block: machine, commit and date unknown",
+                      b.problems)
+
+    def test_a_skipped_benchmark_keeps_its_error(self):
+        doc = {"benchmarks": [self.entry("generate/mutex/wide/threads:2", error_occurred=True,
+                                         error_message="duplicate ID")]}
+        self.assertEqual(inputs.load_bench(doc).runs["generate/mutex/wide/threads:2"].error,
+                         "duplicate ID")
+
+    def test_cap_per_node_comes_from_the_context(self):
+        b = inputs.load_bench({"context": {"idbench_layout_twitter": "ts=41; cap 4096000 IDs/s "
+                                                                     "per node id"},
+                               "benchmarks": []})
+        self.assertEqual(b.layout_cap_per_s("twitter"), 4096000.0)
+        self.assertIsNone(b.layout_cap_per_s("wide"))
+
+
+class ChaosLoadTest(unittest.TestCase):
+    def test_a_single_run_json_is_one_cell(self):
+        run = {"scenario": "ntp-step-back", "variant": "cas", "policy": "refuse", "nodes": 2,
+               "ids": 10, "duplicates": 0, "promise_kept": True, "context": {"host": "h"}}
+        ch = inputs.load_chaos(run)
+        self.assertEqual(len(ch.cells), 1)
+        self.assertEqual(ch.context, {"host": "h"})
+        self.assertTrue(any("lack" in p for p in ch.problems))
+
+    def test_a_partial_matrix_says_how_far_it_got(self):
+        ch = inputs.load_chaos({"context": {}, "config": {"cells": 100}, "complete": False,
+                                "cells": [{"scenario": "skew"}]})
+        self.assertIn("chaos.json is a partial matrix: 1 of 100 cells ran (complete: false)",
+                      ch.problems)
+
+    def test_cells_are_keyed_with_the_persisted_mark(self):
+        a = {"scenario": "s", "variant": "v", "policy": "p"}
+        self.assertNotEqual(inputs.cell_key(a), inputs.cell_key(dict(a, persist=True)))
+
+
+class ReadJsonTest(unittest.TestCase):
+    def test_missing_and_corrupt_files_are_sentences(self):
+        with tempfile.TemporaryDirectory() as d:
+            doc, err = inputs.read_json(os.path.join(d, "chaos.json"))
+            self.assertIsNone(doc)
+            self.assertIn("chaos.json is missing (written by ./run.sh chaos", err)
+            with open(os.path.join(d, "bench.json"), "w") as f:
+                f.write('{"benchmarks": [')
+            doc, err = inputs.read_json(os.path.join(d, "bench.json"))
+            self.assertIn("not valid JSON", err)
+            with open(os.path.join(d, "locality.json"), "w") as f:
+                json.dump({"matrix": []}, f)
+            doc, err = inputs.read_json(os.path.join(d, "locality.json"))
+            self.assertEqual(doc, {"matrix": []})
+
+
+class UnitsTest(unittest.TestCase):
+    def test_numbers_and_their_absence(self):
+        self.assertIsNone(inputs.number(None))
+        self.assertIsNone(inputs.number(True))
+        self.assertIsNone(inputs.number(math.nan))
+        self.assertEqual(inputs.number(3), 3.0)
+        self.assertEqual(u.si(None), "–")
+        self.assertEqual(u.si(4_096_000), "4.1 M")
+        self.assertEqual(u.si(999.4), "999")
+        self.assertEqual(u.duration_ns(41.2), "41 ns")
+        self.assertEqual(u.duration_ns(4_051_315), "4.05 ms")
+        self.assertEqual(u.percent(0.9375), "93.8 %")
+        self.assertEqual(u.count(1234567), "1\u2009234\u2009567")
+        self.assertEqual(u.change(-0.3), "−30.0 %")
+        self.assertEqual(u.duration_ms(999.96), "1 s")
+        self.assertEqual(u.duration_ms(2.5), "2.5 ms")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
