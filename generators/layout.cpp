@@ -27,7 +27,8 @@ constexpr Layout::Preset kPresets[] = {
     {"sonyflake", "ts=39,node=16,seq=8,unit=10ms,low=node,epoch=1735689600000",
      "Sonyflake v2: 39 bits of 10 ms since 2025-01-01, 8-bit seq, 16-bit machine lowest"},
     {"baidu", "ts=28,node=22,seq=13,unit=1s,epoch=1463702400000",
-     "Baidu uid-generator: 28-bit s since 2016-05-20 (ran out 2024-11-20), 22-bit worker, 13-bit seq"},
+     "Baidu uid-generator: 28-bit s since 2016-05-20 (ran out 2024-11-20), 22-bit worker, 13-bit "
+     "seq"},
     // A bench layout whose 20-bit sequence (1,048,576 per ms, ~1 G IDs/s) is never the limit,
     // so throughput measures synchronisation, not the format. 38 bits of ms from 2026-01-01
     // last until 2034-09; 4 node bits give thread-local its 16 per-thread node ids.

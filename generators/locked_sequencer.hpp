@@ -18,9 +18,11 @@ class LockedSequencer {
                   TickState initial)
       : clock_(std::move(clock)), policy_(policy), space_(std::move(space)), state_(initial) {}
 
-  // The (tick, seq) to issue from; `fresh_seq` starts a new tick. Spins and waits holding
-  // the lock, as Twitter's synchronized nextId() does: callers behind it wait too.
-  TickState next(std::uint64_t fresh_seq) {
+  // The (tick, seq) to issue from; `fresh_seq()` starts a new tick (called under the lock,
+  // only when a tick starts). Spins and waits holding the lock, as Twitter's synchronized
+  // nextId() does: callers behind it wait too.
+  template <class FreshSeq>
+  TickState next(FreshSeq&& fresh_seq) {
     std::lock_guard<std::mutex> lock(mu_);
     return advance(
         *clock_, policy_, space_, [&] { return state_; },
@@ -28,7 +30,7 @@ class LockedSequencer {
           state_ = next;
           return true;
         },
-        [&] { return fresh_seq; });
+        fresh_seq);
   }
 
   const SequenceSpace& space() const { return space_; }

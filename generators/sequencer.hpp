@@ -15,6 +15,7 @@
 // Thread safety: `next_state` is pure; `advance` is as safe as the callbacks it is given.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <string>
 
@@ -65,15 +66,19 @@ struct Decision {
 };
 
 // The pure core. `now` is the clock in ticks since the epoch (it may be out of range);
-// `fresh_seq` is where a new tick's sequence starts (0 for Snowflake, random for UUIDv7).
-constexpr Decision next_state(TickState old, std::int64_t now, std::uint64_t fresh_seq,
+// `fresh_seq()` gives where a new tick's sequence starts (0 for Snowflake, random for UUIDv7),
+// and is called only when a new tick starts: a random seed is drawn once per tick, not per ID.
+template <std::invocable FreshSeq>
+constexpr Decision next_state(TickState old, std::int64_t now, FreshSeq&& fresh_seq,
                               const Policy& policy, const SequenceSpace& space) {
   if (now < 0 || now > space.max_tick) return {Action::out_of_range, old, 0, 0};
-  if (old.tick == TickState::kNoTick || now > old.tick) return {Action::issue, {now, fresh_seq}};
+  if (old.tick == TickState::kNoTick || now > old.tick) {
+    return {Action::issue, {now, fresh_seq()}};
+  }
 
   const auto bump = [&](TickState s) -> TickState {
     if (s.seq < space.max_seq) return {s.tick, s.seq + 1};
-    return {s.tick + 1, fresh_seq};  // only the borrow policy moves the tick forward
+    return {s.tick + 1, fresh_seq()};  // only the borrow policy moves the tick forward
   };
   const auto borrow = [&]() -> Decision {
     const TickState next = bump(old);
@@ -112,9 +117,16 @@ constexpr Decision next_state(TickState old, std::int64_t now, std::uint64_t fre
     case PolicyKind::borrow:
       return borrow();
     case PolicyKind::unsafe:
-      return {Action::issue, {now, fresh_seq}, behind};
+      return {Action::issue, {now, fresh_seq()}, behind};
   }
   return {Action::refuse, old, behind};
+}
+
+// The same with a constant first sequence value.
+constexpr Decision next_state(TickState old, std::int64_t now, std::uint64_t fresh_seq,
+                              const Policy& policy, const SequenceSpace& space) {
+  return next_state(
+      old, now, [fresh_seq] { return fresh_seq; }, policy, space);
 }
 
 // Throws EpochExhausted for a clock reading (in ticks) outside `space`.
@@ -130,7 +142,7 @@ TickState advance(Clock& clock, const Policy& policy, const SequenceSpace& space
   for (;;) {
     const TickState old = load();
     const std::int64_t now = space.tick_of_wall_ns(clock.wall_ns());
-    const Decision d = next_state(old, now, fresh(), policy, space);
+    const Decision d = next_state(old, now, fresh, policy, space);
     switch (d.action) {
       case Action::issue:
         if (commit(old, d.next)) return d.next;

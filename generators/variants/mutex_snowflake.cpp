@@ -14,7 +14,9 @@ class MutexSnowflake {
   explicit MutexSnowflake(const GeneratorOptions& opts)
       : cfg_(opts), core_(cfg_.clock, cfg_.policy, cfg_.space, cfg_.initial) {}
 
-  std::uint64_t next() { return cfg_.encode(core_.next(0), cfg_.node); }
+  std::uint64_t next() {
+    return cfg_.encode(core_.next([] { return std::uint64_t{0}; }), cfg_.node);
+  }
   std::string format() const { return cfg_.format(); }
 
  private:

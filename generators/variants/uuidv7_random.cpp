@@ -25,7 +25,7 @@ class UuidV7Random {
   Uuid next() {
     std::uint64_t random[2];
     fill_random(random, sizeof random);
-    const TickState s = core_.next(0);
+    const TickState s = core_.next([] { return std::uint64_t{0}; });
     return uuid_format::v7(static_cast<std::uint64_t>(s.tick), random[0], random[1]);
   }
   std::string format() const {
