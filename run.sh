@@ -157,7 +157,7 @@ case "$cmd" in
     [ -x bench/run_bench.sh ] && part "bench (quick)" bench/run_bench.sh "$bin" "$latest/bench.json"
     [ -x bench/locality/run_locality.sh ] &&
       part "locality matrix" bench/locality/run_locality.sh "$bin" "$latest/locality.json"
-    [ -x chaos/run_chaos.sh ] && part "chaos matrix (quick)" chaos/run_chaos.sh "$bin" "$latest/chaos.json"
+    [ -x chaos/run_chaos.sh ] && part "chaos matrix (quick)" chaos/run_chaos.sh "$bin" "$latest/chaos.json" --quick
     [ -x reports/render.sh ] && part "report" reports/render.sh "$latest"
     if [ ${#failed_parts[@]} -gt 0 ]; then
       say "done with failures: ${failed_parts[*]}"

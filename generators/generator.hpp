@@ -15,6 +15,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,7 +40,9 @@ concept IdGenerator = requires(G& g, const G& cg) {
 // How to build a generator. Variants ignore what does not apply to them (a counter has no
 // layout, a UUID no node id).
 struct GeneratorOptions {
-  Layout layout = Layout::parse("twitter");
+  // The preset is fixed data, so its epoch is not checked against a clock: under a faked
+  // clock in the past, building default options must not throw.
+  Layout layout = Layout::parse("twitter", std::numeric_limits<std::int64_t>::max());
   Policy policy{};
   // Node id (Snowflake family). Thread-local uses node, node+1, ... for its threads.
   std::uint64_t node = 0;
