@@ -32,7 +32,13 @@ class MariadbEngine final : public Engine {
     const bool root = geteuid() == 0;
     // mariadbd refuses root unless told --user=root; it then stays root inside its own
     // private directory, which is all it touches.
-    std::vector<std::string> install_argv = {install, "--no-defaults", "--datadir=" + data,
+    // A private --tmpdir (passed through to the bootstrap server too): a mariadbd starting
+    // up removes stale #sql temp files from its tmpdir, which in a shared /tmp are another
+    // instance's live temporary tables (seen with two tests bootstrapping at once).
+    std::vector<std::string> install_argv = {install,
+                                             "--no-defaults",
+                                             "--datadir=" + data,
+                                             "--tmpdir=" + dir_.path(),
                                              "--auth-root-authentication-method=normal",
                                              "--skip-test-db"};
     if (root) install_argv.push_back("--user=root");
@@ -41,8 +47,9 @@ class MariadbEngine final : public Engine {
       throw Error(fmt::format("mariadb-install-db failed:\n{}{}", installed.out, installed.err));
     }
     std::vector<std::string> argv = {
-        server, "--no-defaults", "--datadir=" + data, "--socket=" + socket_, "--skip-networking",
-        "--pid-file=" + dir_.path() + "/mysqld.pid", "--skip-grant-tables",
+        server, "--no-defaults", "--datadir=" + data, "--tmpdir=" + dir_.path(),
+        "--socket=" + socket_, "--skip-networking", "--pid-file=" + dir_.path() + "/mysqld.pid",
+        "--skip-grant-tables",
         // Durability is irrelevant to page layout; these make the run fast.
         "--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0",
         "--innodb-buffer-pool-size=1G", "--innodb-stats-auto-recalc=OFF", "--skip-log-bin"};
