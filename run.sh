@@ -66,9 +66,15 @@ part() {  # name command...
 smoke() {
   # A generate + check run of every variant, with its figures: one file per thread, so order
   # violations are counted per thread (unordered variants show many; that is their nature).
-  local tmp
+  local tmp status=0
   tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' RETURN
+  smoke_variants "$tmp" || status=$?
+  rm -rf "$tmp"
+  return "$status"
+}
+
+smoke_variants() {
+  local tmp=$1
   local variants
   variants=$("$bin/idbench" list | awk '/^variants:/{on=1;next} /^[a-z]/{on=0} on{print $1}')
   local n i=0
