@@ -80,6 +80,7 @@ runs+=("--synthetic sequential" "--synthetic random")
   echo '}'
 } > "$tmp"
 
+chmod 644 "$tmp"  # mktemp creates 0600; results are for everyone to read
 mv "$tmp" "$out"
 trap - EXIT
 rm -f "$tmp.part"
