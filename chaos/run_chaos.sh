@@ -20,15 +20,8 @@ out=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 
-# `idbench chaos` once the CLI carries it; the standalone front end otherwise.
-if [ -x "$bin/idbench" ] && "$bin/idbench" chaos --list >/dev/null 2>&1; then
-  cmd=("$bin/idbench" chaos)
-elif [ -x "$bin/idbench-chaos" ]; then
-  cmd=("$bin/idbench-chaos" chaos)
-else
-  echo "run_chaos.sh: neither '$bin/idbench chaos' nor $bin/idbench-chaos exists; build first" >&2
-  exit 2
-fi
+[ -x "$bin/idbench" ] || { echo "run_chaos.sh: $bin/idbench is missing; build first" >&2; exit 2; }
+cmd=("$bin/idbench" chaos)
 [ -x "$bin/idbench-chaos-node" ] || { echo "run_chaos.sh: $bin/idbench-chaos-node is missing" >&2; exit 2; }
 
 commit=$(git -C "$here/.." rev-parse HEAD 2>/dev/null || echo unknown)
