@@ -8,7 +8,9 @@
 #pragma once
 
 #include <functional>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -16,14 +18,58 @@
 
 namespace idbench {
 
+// How an ID carries the time it was issued: data, not code, so that a generator that lives
+// outside idbench (a program speaking the line protocol) can be described the same way
+// (`--id-time layout|uuidv7|none`). `unix_ms_of()` below is the one function that reads it.
+enum class IdTime {
+  none,    // no time inside (counters, UUIDv4)
+  layout,  // a 64-bit Snowflake-family layout: tick field × unit + epoch
+  uuidv7,  // RFC 9562 §5.7: the top 48 bits are Unix ms
+};
+
+// The ordering a variant promises; the chaos analysis judges exactly this promise.
+enum class Ordering {
+  k_sorted,             // IDs issued further apart in real time than the bound sort in that order,
+                        // across nodes
+  monotone_per_stream,  // each caller's stream strictly increases; no promise across streams
+  none,                 // no order (UUIDv4)
+};
+
+// How many node ids one process consumes.
+enum class NodeIds {
+  none,        // no node field
+  one,         // the node id given
+  per_thread,  // node, node+1, ... one per thread (thread-local)
+};
+
+// Which default matrices a variant runs in; the harness reads these and never a name.
+struct MatrixDefaults {
+  bool chaos = false;        // the full chaos matrix
+  bool chaos_quick = false;  // the quick chaos matrix (./run.sh default suite)
+  bool locality = true;      // the locality matrix
+};
+
+// Everything the harness may know about a variant. `idbench list --json` exports it (every
+// field below except `make`), and scripts read that JSON instead of scraping text.
 struct Variant {
   std::string_view name;
   std::string_view summary;
+  std::string_view family;  // "snowflake", "uuid", "counter": the model tests pick by this
+  std::string_view scheme;  // the decision-table row it belongs to: "Snowflake", "UUIDv7", ...
   IdWidth width = IdWidth::bits64;
+  Ordering ordering = Ordering::none;
   bool time_based = false;   // reads a clock, so takes a policy
   bool uses_layout = false;  // a 64-bit Snowflake-family layout
+  NodeIds node_ids = NodeIds::none;
+  IdTime id_time = IdTime::none;
+  bool in_process_lower_bound = false;  // stands in for a system with a round trip per ID
+  MatrixDefaults defaults;
   std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make;
 };
+
+// The Unix ms an ID carries, per `how`; nullopt for IdTime::none. `layout` is used only for
+// IdTime::layout.
+std::optional<std::int64_t> unix_ms_of(IdTime how, const Id& id, const Layout& layout);
 
 std::span<const Variant> variants();
 // nullptr when there is no such variant.

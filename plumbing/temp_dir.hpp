@@ -1,0 +1,47 @@
+// temp_dir.hpp — private temporary directories that a killed run cannot leave behind for good.
+//
+//   TempDir dir("idbench-mariadb");      // $TMPDIR/idbench-mariadb-<pid>-XXXXXX, mode 0700
+//   ... dir.path() ...                   // removed with everything in it by the destructor
+//
+// Every directory names the pid that made it. `sweep_stale_temp_dirs()` removes the
+// directories (under $TMPDIR, or /tmp) whose owner pid is no longer running, so the next run
+// of any idbench command sweeps what a SIGKILL left. It never touches a live run's directory.
+//
+// Thread safety: thread-compatible; sweeping is safe at any time (the file system is the state).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <sys/types.h>
+
+namespace idbench::plumbing {
+
+// The directory temp dirs are made in: $TMPDIR if set and non-empty, else /tmp.
+std::string temp_root();
+
+class TempDir {
+ public:
+  // Creates `<temp_root>/<prefix>-<pid>-XXXXXX`; prefix must start with "idbench-".
+  // Throws idbench::Error naming the path and errno text on failure.
+  explicit TempDir(std::string_view prefix);
+  ~TempDir();  // removes the tree; never throws
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  TempDir(TempDir&& other) noexcept;
+  TempDir& operator=(TempDir&&) = delete;
+
+  const std::string& path() const { return path_; }
+  // Gives the directory (recursively) to another user, e.g. a server that runs as `nobody`.
+  void give_to(uid_t uid, gid_t gid) const;
+  // Leaves the directory in place (the user asked to --keep it).
+  std::string release();
+
+ private:
+  std::string path_;
+};
+
+// Removes `idbench-*-<pid>-*` directories under temp_root() whose pid is not running.
+// Returns how many were removed.
+int sweep_stale_temp_dirs();
+
+}  // namespace idbench::plumbing
