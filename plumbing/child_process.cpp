@@ -1,0 +1,2 @@
+// child_process.cpp — see child_process.hpp (placeholder until implemented).
+#include "plumbing/child_process.hpp"

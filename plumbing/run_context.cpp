@@ -1,0 +1,2 @@
+// run_context.cpp — see run_context.hpp (placeholder until implemented).
+#include "plumbing/run_context.hpp"
