@@ -19,7 +19,11 @@
 //   timeline          a down-sampled picture for reports: per node and bucket of true time,
 //                     the range of embedded times; refused intervals; duplicates.
 //
-// Thread safety: pure functions of their inputs (and of the files they read).
+// Loading comes first (run_records.hpp reads the run directory); every figure above is then a
+// pure pass over what was loaded: availability, duplicate classification, timeline and skew.
+// The verdict built on these figures is in verdict.hpp.
+//
+// Thread safety: `analyse(facts, records)` is a pure function; `analyse(facts)` also reads.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +33,10 @@
 #include <vector>
 
 #include "chaos/interval.hpp"
+#include "chaos/run_records.hpp"
 #include "generators/id.hpp"
 #include "generators/layout.hpp"
+#include "generators/registry.hpp"
 
 namespace idbench::chaos {
 
@@ -75,8 +81,8 @@ struct RunFacts {
   std::vector<NodeFacts> nodes;
   std::vector<LoggedEvent> events;
   IdWidth width = IdWidth::bits64;
-  bool time_based = false;
-  std::optional<Layout> layout;  // decodes 64-bit IDs; nullopt for counters and UUIDs
+  IdTime id_time = IdTime::none;  // how an ID carries its time (the variant's description)
+  std::optional<Layout> layout;   // decodes IdTime::layout IDs; nullopt for the others
 };
 
 // Which duplicates the configuration promises against (see `expectations_for`).
@@ -114,6 +120,9 @@ struct NodeFigures {
   double unavailable_ms = 0;  // refused ∪ stalled, minus paused and down
   double down_ms = 0;         // paused or dead
   double max_stall_ms = 0;
+  // True times of the node's first and last ID (the evidence, verdict.hpp); nullopt: none.
+  std::optional<std::int64_t> first_id_true_ns;
+  std::optional<std::int64_t> last_id_true_ns;
 };
 
 struct Timeline {
@@ -159,8 +168,10 @@ struct Analysis {
   bool self_check_ok = true;  // the checker and the classifier agree on the duplicate count
 };
 
-// Reads the run's files and computes every figure above. Throws idbench::Error on a file that
-// is not a whole number of records.
+// Computes every figure above from the loaded records (no file access).
+Analysis analyse(const RunFacts& facts, const RunRecords& records,
+                 std::size_t timeline_buckets = 200);
+// Loads the run's files (load_run_records), then analyses them.
 Analysis analyse(const RunFacts& facts, std::size_t timeline_buckets = 200);
 
 // The embedded time of an ID in Unix ms, or nullopt when the ID carries none.

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "chaos/driver.hpp"
+#include "chaos/verdict.hpp"
 #include "chaos/record.hpp"
 #include "generators/uuid_format.hpp"
 
@@ -37,6 +37,7 @@ TEST(KsortBound, EqualIdsAreDuplicatesNotContradictions) {
 
 TEST(EmbeddedTime, DecodesLayoutsAndUuidV7AndNothingElse) {
   RunFacts f;
+  f.id_time = IdTime::layout;
   f.layout = Layout::parse("twitter", 1'700'000'000'000);
   const std::int64_t ms = 1'700'000'000'123;
   const std::uint64_t id = f.layout->encode({f.layout->tick_of_unix_ms(ms), 5, 9});
@@ -44,7 +45,7 @@ TEST(EmbeddedTime, DecodesLayoutsAndUuidV7AndNothingElse) {
 
   RunFacts u;
   u.width = IdWidth::bits128;
-  u.time_based = true;
+  u.id_time = IdTime::uuidv7;
   EXPECT_EQ(embedded_unix_ms(Id::from_uuid(uuid_format::v7(ms, 1, 2)), u), ms);
   EXPECT_EQ(embedded_unix_ms(Id::from_uuid(uuid_format::make(1, 2, 4)), u), std::nullopt);
 
@@ -62,7 +63,7 @@ class AnalyseTest : public ::testing::Test {
     facts_.start_true_ns = kStart;
     facts_.stop_true_ns = kStart + 1000 * kMs;
     facts_.layout = Layout::parse("ts=41,node=10,seq=12,epoch=0", 1'700'000'000'000);
-    facts_.time_based = true;
+    facts_.id_time = IdTime::layout;
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -161,79 +162,155 @@ TEST_F(AnalyseTest, AnIdFromAWrappedClockIsCounted) {
   EXPECT_EQ(analyse(facts_, 10).wrapped_ids, 1u);
 }
 
+TEST(AnalysePasses, RunOnLoadedRecordsWithoutReadingFiles) {
+  RunFacts f;
+  f.run_dir = "/nonexistent/never-read";
+  f.start_true_ns = kStart;
+  f.stop_true_ns = kStart + 100 * kMs;
+  f.nodes = {{0, {{1, kStart, kStart + 100 * kMs, false}}, {}, {}}};
+  Record r;
+  r.lo = 7;
+  r.true_ns = kStart + 10 * kMs;
+  r.kind = static_cast<std::uint16_t>(RecordKind::id);
+  Record later = r;
+  later.lo = 8;
+  later.true_ns = kStart + 60 * kMs;
+  RunRecords records;
+  records.nodes = {{IncarnationRecords{{{r, later}}, {-1}, {}}}};
+  const Analysis a = analyse(f, records, 10);
+  EXPECT_EQ(a.ids, 2u);
+  EXPECT_EQ(a.nodes[0].first_id_true_ns, kStart + 10 * kMs);
+  EXPECT_EQ(a.nodes[0].last_id_true_ns, kStart + 60 * kMs);
+}
+
+// An analysis whose `nodes` each issued IDs from 0 to 1000 ms: evidence across any fault.
 Analysis with_duplicates(std::size_t within, std::size_t restart, std::size_t nodes) {
   Analysis a;
   a.duplicates_within_process = within;
   a.duplicates_across_restart = restart;
   a.duplicates_across_nodes = nodes;
   a.duplicates = within + restart + nodes;
+  for (int k = 0; k < 2; ++k) {
+    NodeFigures n;
+    n.node = k;
+    n.first_id_true_ns = kStart;
+    n.last_id_true_ns = kStart + 1000 * kMs;
+    a.nodes.push_back(n);
+  }
+  a.ids = 1000 + a.duplicates;
   return a;
 }
 
-RunConfig config(const std::string& policy, bool persist = false) {
-  RunConfig c;
-  c.policy = policy;
-  if (persist) c.persist_dir = "/tmp/marks";
-  return c;
+struct Flags {
+  bool steps_back = false, restarts = false, same_node_id = false, exhausts = false;
+  bool node_field = true, random_bits = false;
+};
+
+VerdictSetup setup(const std::string& policy, Flags f, bool persist = false,
+            std::optional<std::int64_t> last = std::nullopt) {
+  return VerdictSetup{.policy = policy,
+               .persist = persist,
+               .nodes = 2,
+               .steps_back = f.steps_back,
+               .restarts = f.restarts,
+               .same_node_id = f.same_node_id,
+               .exhausts = f.exhausts,
+               .node_field = f.node_field,
+               .random_bits = f.random_bits,
+               .lifetime_last_unix_ms = last,
+               .start_true_ns = kStart,
+               .faults = {}};
 }
 
 TEST(Judge, UnsafeDuplicatesAfterAStepBackAreCaughtNotBroken) {
-  const Verdict v = judge(with_duplicates(7, 0, 0), config("unsafe"),
-                          {true, false, false, false, true, false, std::nullopt});
+  const Verdict v = judge(with_duplicates(7, 0, 0), setup("unsafe", {.steps_back = true}));
   EXPECT_TRUE(v.promise_kept);
   EXPECT_TRUE(v.caught);
   EXPECT_TRUE(v.duplicates_expected);
+  EXPECT_TRUE(v.passed());
 }
 
 TEST(Judge, AnyDuplicateWithinAProcessBreaksAPromisingPolicy) {
   for (const char* p : {"refuse", "wait", "bounded-wait", "borrow"}) {
-    EXPECT_FALSE(judge(with_duplicates(1, 0, 0), config(p),
-                       {true, false, false, false, true, false, std::nullopt})
-                     .promise_kept)
+    EXPECT_FALSE(judge(with_duplicates(1, 0, 0), setup(p, {.steps_back = true})).promise_kept)
         << p;
   }
 }
 
 TEST(Judge, ARestartWithoutTheMarkIsExpectedToDuplicateWithItNot) {
-  EXPECT_TRUE(judge(with_duplicates(0, 5, 0), config("refuse"),
-                    {true, true, false, false, true, false, std::nullopt})
-                  .promise_kept);
-  EXPECT_FALSE(judge(with_duplicates(0, 5, 0), config("refuse", true),
-                     {true, true, false, false, true, false, std::nullopt})
-                   .promise_kept);
+  const Flags restart{.steps_back = true, .restarts = true};
+  EXPECT_TRUE(judge(with_duplicates(0, 5, 0), setup("refuse", restart)).promise_kept);
+  EXPECT_FALSE(judge(with_duplicates(0, 5, 0), setup("refuse", restart, true)).promise_kept);
 }
 
 TEST(Judge, ACollisionIsCaughtButDistinctNodesMustNeverCollide) {
-  EXPECT_TRUE(judge(with_duplicates(0, 0, 9), config("refuse"),
-                    {false, false, true, false, true, false, std::nullopt})
-                  .promise_kept);
-  EXPECT_FALSE(judge(with_duplicates(0, 0, 9), config("refuse"),
-                     {false, false, false, false, true, false, std::nullopt})
-                   .promise_kept);
+  EXPECT_TRUE(
+      judge(with_duplicates(0, 0, 9), setup("refuse", {.same_node_id = true})).promise_kept);
+  EXPECT_FALSE(judge(with_duplicates(0, 0, 9), setup("refuse", {})).promise_kept);
 }
 
 TEST(Judge, ASharedNodeIdDoesNotMatterToRandomBits) {
   // uuidv7 under worker-collision: no node field, so random bits still keep nodes apart.
-  const Verdict v = judge(with_duplicates(0, 0, 1), config("refuse"),
-                          {false, false, true, false, false, true, {}});
+  const Verdict v =
+      judge(with_duplicates(0, 0, 1),
+            setup("refuse", {.same_node_id = true, .node_field = false, .random_bits = true}));
   EXPECT_FALSE(v.promise_kept);
   EXPECT_FALSE(v.duplicates_expected);
 }
 
 TEST(Judge, ExhaustionMustRefuseNamingTheLastDate) {
   const std::int64_t last = 3'487'858'230'208;  // twitter: 2080-07-10T17:30:30.208Z
-  Analysis a;
+  Analysis a = with_duplicates(0, 0, 0);
   a.refusals_by_kind["epoch_exhausted"] = 3;
   a.refusal_messages["epoch_exhausted"] =
       "… its last representable time is 2080-07-10T17:30:30.208Z";
-  EXPECT_TRUE(
-      judge(a, config("refuse"), {false, false, false, true, true, false, last}).promise_kept);
+  const Flags exhausts{.exhausts = true};
+  EXPECT_TRUE(judge(a, setup("refuse", exhausts, false, last)).promise_kept);
   a.refusal_messages["epoch_exhausted"] = "clock out of range";
-  EXPECT_FALSE(
-      judge(a, config("refuse"), {false, false, false, true, true, false, last}).promise_kept);
-  Analysis none;
-  EXPECT_FALSE(
-      judge(none, config("refuse"), {false, false, false, true, true, false, last}).promise_kept);
+  EXPECT_FALSE(judge(a, setup("refuse", exhausts, false, last)).promise_kept);
+  EXPECT_FALSE(judge(with_duplicates(0, 0, 0), setup("refuse", exhausts, false, last)).promise_kept);
+}
+
+// Issue 9 #19: a node that issued nothing (cas refusing a bad mark for the whole run) made
+// the cell "kept" with availability 50 %. Nothing issued is no evidence, and fails.
+TEST(Judge, ANodeThatIssuedNothingIsNoEvidenceAndFails) {
+  Analysis a = with_duplicates(0, 0, 0);
+  a.nodes[1].first_id_true_ns.reset();
+  a.nodes[1].last_id_true_ns.reset();
+  const Verdict v = judge(a, setup("refuse", {.restarts = true}, true));
+  EXPECT_FALSE(v.evidence);
+  EXPECT_FALSE(v.passed());
+  EXPECT_FALSE(v.promise_kept) << "never kept without evidence";
+  EXPECT_EQ(v.summary, "no evidence: node 1 issued no ID");
+}
+
+// Issue 9 #20: a passing verdict needs IDs before and after every fault, from every node.
+TEST(Judge, IdsMustBeIssuedBeforeAndAfterEveryFault) {
+  VerdictSetup s = setup("refuse", {.steps_back = true});
+  s.faults = {{kStart + 400 * kMs, "NTP steps every clock back 200 ms"}};
+  EXPECT_TRUE(judge(with_duplicates(0, 0, 0), s).passed());
+  Analysis stopped_early = with_duplicates(0, 0, 0);
+  stopped_early.nodes[0].last_id_true_ns = kStart + 300 * kMs;  // nothing after the step
+  const Verdict v = judge(stopped_early, s);
+  EXPECT_FALSE(v.passed());
+  EXPECT_EQ(v.summary,
+            "no evidence: node 0 issued no ID after +0.40 s (NTP steps every clock back 200 ms)");
+  Analysis started_late = with_duplicates(0, 0, 0);
+  started_late.nodes[1].first_id_true_ns = kStart + 500 * kMs;  // nothing before it
+  EXPECT_FALSE(judge(started_late, s).passed());
+}
+
+TEST(Judge, NoNodesIsNoEvidence) {
+  EXPECT_FALSE(judge(Analysis{}, setup("refuse", {})).passed());
+}
+
+TEST(Judge, ABrokenPromiseOutranksMissingEvidenceInTheSummary) {
+  Analysis a = with_duplicates(2, 0, 0);
+  a.nodes[1].first_id_true_ns.reset();
+  a.nodes[1].last_id_true_ns.reset();
+  const Verdict v = judge(a, setup("refuse", {}));
+  EXPECT_TRUE(v.summary.starts_with("BROKEN")) << v.summary;
+  EXPECT_FALSE(v.evidence);
 }
 
 }  // namespace

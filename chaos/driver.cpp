@@ -6,19 +6,23 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <memory>
 #include <sstream>
 
 #include "chaos/faketime.hpp"
+#include "chaos/high_water_mark.hpp"
 #include "chaos/leftovers.hpp"
 #include "chaos/process.hpp"
 #include "chaos/raw_time.hpp"
 #include "chaos/scenario.hpp"
 #include "generators/errors.hpp"
 #include "generators/registry.hpp"
+#include "plumbing/temp_dir.hpp"
 
 namespace idbench::chaos {
 namespace {
@@ -50,28 +54,42 @@ std::string one_of(const std::vector<std::string>& names) {
   return out;
 }
 
+// A directory the user named (--persist, --keep): created if missing, and proven writable by
+// creating a file in it, so a read-only place fails here in one line, before anything runs
+// (access(2) would not do: root passes it for a read-only directory).
+std::string prepare_user_dir(const std::string& path, std::string_view flag) {
+  std::error_code ec;
+  if (fs::exists(path, ec) && !fs::is_directory(path, ec)) {
+    throw Error(fmt::format("{} {}: not a directory", flag, path));
+  }
+  fs::create_directories(path, ec);
+  if (ec) throw Error(fmt::format("{} {}: cannot create: {}", flag, path, ec.message()));
+  std::string probe = fmt::format("{}/.idbench-probe-XXXXXX", path);
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) {
+    throw Error(fmt::format("{} {}: not writable: {}", flag, path, std::strerror(errno)));
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return fs::absolute(path, ec).string();
+}
+
 // The run's directory: a fresh temp directory removed at the end, or a kept one.
 class RunDir {
  public:
   explicit RunDir(const std::string& keep) {
-    if (!keep.empty()) {
-      fs::create_directories(keep);
-      path_ = fs::absolute(keep).string();
-      return;
+    if (keep.empty()) {
+      temp_.emplace("idbench-chaos");
+      path_ = temp_->path();
+    } else {
+      path_ = prepare_user_dir(keep, "--keep");
     }
-    path_ = make_owned_temp_dir("idbench-chaos");
-    temporary_ = true;
-  }
-  ~RunDir() {
-    if (!temporary_) return;
-    std::error_code ec;
-    fs::remove_all(path_, ec);
   }
   const std::string& path() const { return path_; }
 
  private:
+  std::optional<plumbing::TempDir> temp_;
   std::string path_;
-  bool temporary_ = false;
 };
 
 std::string default_node_binary() {
@@ -106,13 +124,17 @@ class Run {
   RunResult execute() {
     const std::int64_t began = mono_ns();
     validate();
+    // What runs killed with -9 left: their run directories, mark directories and shm pairs.
+    plumbing::sweep_stale_temp_dirs();
     sweep_stale_faketime_shm();
-    sweep_stale_run_dirs();
-    RunDir dir(cfg_.keep_dir);
-    dir_ = dir.path();
+    if (!cfg_.persist_dir.empty()) {
+      prepare_user_dir(cfg_.persist_dir, "--persist");
+      check_marks();
+    }
     libfaketime_ = find_libfaketime();
     node_binary_ = cfg_.node_binary.empty() ? default_node_binary() : cfg_.node_binary;
-    if (!cfg_.persist_dir.empty()) fs::create_directories(cfg_.persist_dir);
+    RunDir dir(cfg_.keep_dir);
+    dir_ = dir.path();
     InterruptGuard guard;
 
     say(fmt::format("chaos: {} · {} · {} · {} node{} × {} thread{} · {} · {:.1f} s{}",
@@ -161,11 +183,7 @@ class Run {
     result.events = events_;
     result.start_true_ns = start_true_;
     result.analysis = analyse(facts);
-    const Variant* v = find_variant(cfg_.variant);
-    result.verdict =
-        judge(result.analysis, cfg_,
-              {scenario_.steps_back, scenario_.restarts, scenario_.same_node_id, scenario_.exhausts,
-               v->uses_layout, v->width == IdWidth::bits128, lifetime_last_ms_});
+    result.verdict = judge(result.analysis, verdict_setup());
     result.wall_seconds = static_cast<double>(mono_ns() - began) / 1e9;
     say(
         fmt::format("  {} IDs, {} duplicates, {} refusals, availability {:.1f}%, max stall "
@@ -183,6 +201,32 @@ class Run {
     std::fflush(progress_);
   }
 
+  // A stored mark must be readable and whole before any node starts from it: one clear line
+  // naming the file, not a node that fails (or, worse, never issues) later.
+  void check_marks() const {
+    for (const std::uint64_t id : node_ids_) HighWaterMark(mark_path(cfg_.persist_dir, id)).load();
+  }
+
+  VerdictSetup verdict_setup() const {
+    const Variant* v = find_variant(cfg_.variant);
+    VerdictSetup s{.policy = cfg_.policy,
+            .persist = !cfg_.persist_dir.empty(),
+            .nodes = cfg_.nodes,
+            .steps_back = scenario_.steps_back,
+            .restarts = scenario_.restarts,
+            .same_node_id = scenario_.same_node_id,
+            .exhausts = scenario_.exhausts,
+            .node_field = v->uses_layout,
+            .random_bits = v->width == IdWidth::bits128,
+            .lifetime_last_unix_ms = lifetime_last_ms_,
+            .start_true_ns = start_true_,
+            .faults = {}};
+    for (const LoggedEvent& e : events_) {
+      if (e.kind != "note") s.faults.push_back({e.true_ns, e.what});
+    }
+    return s;
+  }
+
   void validate() {
     const Scenario* s = find_scenario(cfg_.scenario);
     if (s == nullptr) {
@@ -190,7 +234,7 @@ class Run {
       for (const auto& sc : scenarios()) names.emplace_back(sc.name);
       throw Error(fmt::format("unknown scenario '{}'; one of: {}", cfg_.scenario, one_of(names)));
     }
-    if (!(cfg_.time_scale > 0)) throw Error("--time-scale must be positive");
+    check_rate_and_scale(cfg_.rate, cfg_.time_scale);
     scenario_ = scaled(*s, cfg_.time_scale);
     const Variant* v = find_variant(cfg_.variant);
     if (v == nullptr) {
@@ -202,7 +246,6 @@ class Run {
     const Layout layout = Layout::parse(cfg_.layout, true_ms_now());
     if (cfg_.nodes < 1 || cfg_.nodes > 64) throw Error("--nodes must be 1 … 64");
     if (cfg_.threads < 1 || cfg_.threads > 64) throw Error("--threads must be 1 … 64");
-    if (cfg_.rate < 0) throw Error("--rate must be ≥ 0 (0: flat out)");
     if (scenario_.same_node_id && cfg_.nodes < 2) {
       throw Error(fmt::format("scenario {} needs at least 2 nodes", scenario_.name));
     }
@@ -448,8 +491,8 @@ class Run {
     f.events = events_;
     const Variant* v = find_variant(cfg_.variant);
     f.width = v->width;
-    f.time_based = v->time_based;
-    if (v->uses_layout) f.layout = Layout::parse(cfg_.layout, true_ms_now());
+    f.id_time = v->id_time;
+    if (v->id_time == IdTime::layout) f.layout = Layout::parse(cfg_.layout, true_ms_now());
     return f;
   }
 
@@ -471,6 +514,18 @@ class Run {
 };
 
 }  // namespace
+
+void check_rate_and_scale(double rate, double time_scale) {
+  // Written so that NaN fails every comparison and lands in the error.
+  if (!(rate == 0 || (rate >= kMinRate && rate <= kMaxRate))) {
+    throw Error(fmt::format("--rate must be 0 (flat out) or {:g} … {:g} IDs/s per node, not {}",
+                            kMinRate, kMaxRate, rate));
+  }
+  if (!(time_scale >= kMinTimeScale && time_scale <= kMaxTimeScale)) {
+    throw Error(fmt::format("--time-scale must be {:g} … {:g}, not {}", kMinTimeScale,
+                            kMaxTimeScale, time_scale));
+  }
+}
 
 RunResult run_chaos(const RunConfig& config, std::FILE* progress) {
   return Run(config, progress).execute();
@@ -503,92 +558,6 @@ std::optional<std::int64_t> probe_lifetime_last_ms(const std::string& variant,
     (exhausted_at(mid) ? hi : lo) = mid;
   }
   return lo;
-}
-
-Verdict judge(const Analysis& a, const RunConfig& cfg, const Setup& setup) {
-  Verdict v;
-  const Policy policy = Policy::parse(cfg.policy);
-  // Nodes are kept apart by distinct node ids or by random bits; a 64-bit counter has
-  // neither. A shared node id undoes the first, not the second.
-  const bool collided = setup.same_node_id && setup.node_field;
-  v.promise.within_process = policy.promises_uniqueness();
-  v.promise.across_restart = v.promise.within_process && !cfg.persist_dir.empty();
-  v.promise.across_nodes = (setup.node_field || setup.random_bits) && !collided && cfg.nodes > 1;
-
-  const auto plural = [](std::size_t n, std::string_view what) {
-    return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
-  };
-  std::size_t broken = 0;
-  if (v.promise.within_process && a.duplicates_within_process > 0) {
-    broken += a.duplicates_within_process;
-    v.findings.push_back(
-        fmt::format("BROKEN: {} within one process under a policy that "
-                    "promises uniqueness",
-                    plural(a.duplicates_within_process, "duplicate")));
-  }
-  if (v.promise.across_restart && a.duplicates_across_restart > 0) {
-    broken += a.duplicates_across_restart;
-    v.findings.push_back(fmt::format("BROKEN: {} across a restart despite the persisted mark",
-                                     plural(a.duplicates_across_restart, "duplicate")));
-  }
-  if (v.promise.across_nodes && a.duplicates_across_nodes > 0) {
-    broken += a.duplicates_across_nodes;
-    v.findings.push_back(fmt::format("BROKEN: {} across nodes with distinct node ids",
-                                     plural(a.duplicates_across_nodes, "duplicate")));
-  }
-  if (a.wrapped_ids > 0) {
-    v.findings.push_back(
-        fmt::format("BROKEN: {} carry a timestamp from before the run (a wrapped clock)",
-                    plural(a.wrapped_ids, "ID")));
-  }
-  bool exhaustion_ok = true;
-  if (setup.exhausts && setup.lifetime_last_unix_ms) {
-    const std::string last = format_utc_ms(*setup.lifetime_last_unix_ms);
-    const auto n = a.refusals_by_kind.find("epoch_exhausted");
-    const auto msg = a.refusal_messages.find("epoch_exhausted");
-    if (n == a.refusals_by_kind.end() || n->second == 0) {
-      exhaustion_ok = false;
-      v.findings.push_back("BROKEN: never refused past the end of the lifetime (" + last + ")");
-    } else if (msg == a.refusal_messages.end() || msg->second.find(last) == std::string::npos) {
-      exhaustion_ok = false;
-      v.findings.push_back("BROKEN: the refusal does not name the last date " + last);
-    } else {
-      v.findings.push_back(fmt::format("refused {} past the lifetime: \"{}\"",
-                                       plural(n->second, "call"), msg->second));
-    }
-  }
-  if (!a.self_check_ok) {
-    v.findings.push_back("BROKEN (harness): the checker and the classifier disagree");
-  }
-  v.promise_kept = broken == 0 && a.wrapped_ids == 0 && exhaustion_ok && a.self_check_ok;
-
-  std::vector<std::string> reasons;
-  if (!v.promise.within_process && (setup.steps_back || setup.restarts)) {
-    reasons.emplace_back("unsafe resets its sequence when the clock goes back");
-  }
-  if (setup.restarts && !v.promise.across_restart && v.promise.within_process) {
-    reasons.emplace_back("a restart without a persisted mark forgets the last tick");
-  }
-  if (collided) reasons.emplace_back("two nodes share a node id");
-  if (!setup.node_field && !setup.random_bits && cfg.nodes > 1) {
-    reasons.emplace_back("a counter per process has no node field");
-  }
-  v.duplicates_expected = !reasons.empty();
-  v.caught = a.duplicates > 0;
-  std::string why;
-  for (const auto& r : reasons) why += (why.empty() ? "" : "; ") + r;
-  if (!v.promise_kept) {
-    v.summary = v.findings.empty() ? "BROKEN" : v.findings.front();
-  } else if (a.duplicates > 0) {
-    v.summary = fmt::format("caught {} (expected: {})", plural(a.duplicates, "duplicate"),
-                            why.empty() ? "outside the promise" : why);
-    v.findings.push_back(v.summary);
-  } else if (v.duplicates_expected) {
-    v.summary = fmt::format("kept: 0 duplicates (possible here: {})", why);
-  } else {
-    v.summary = "kept: 0 duplicates";
-  }
-  return v;
 }
 
 }  // namespace idbench::chaos

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "chaos/analysis.hpp"
+#include "chaos/verdict.hpp"
 #include "generators/errors.hpp"
 
 namespace idbench::chaos {
@@ -33,6 +34,15 @@ class NotApplicable : public Error {
   using Error::Error;
 };
 
+// A slower pace issues too few IDs to see anything in a run of seconds; a faster one is beyond
+// any generator under libfaketime (~300 k calls/s a thread): flat out (0) says it honestly.
+inline constexpr double kMinRate = 1;
+inline constexpr double kMaxRate = 10'000'000;
+// Below 0.05 a scenario's steps shrink to a few ms and its timeline to tens of ms, less than
+// a node's start-up; above 100 the default matrix would take a day.
+inline constexpr double kMinTimeScale = 0.05;
+inline constexpr double kMaxTimeScale = 100;
+
 struct RunConfig {
   std::string scenario;
   std::string variant;
@@ -43,23 +53,12 @@ struct RunConfig {
   // IDs per second per node; 0 = flat out. 40 k/s keeps four libfaketime'd threads (each
   // clock read ~3 µs: the library re-reads the timestamp file on every call) well inside two
   // cores while a 2 s run still issues 160 k IDs.
-  double rate = 40'000;
-  double time_scale = 1.0;  // scaled(scenario, time_scale)
+  double rate = 40'000;     // 0, or kMinRate … kMaxRate
+  double time_scale = 1.0;  // scaled(scenario, time_scale); kMinTimeScale … kMaxTimeScale
   std::string persist_dir;  // empty: no high-water mark
   std::int64_t reserve_ms = 1000;
   std::string node_binary;  // empty: idbench-chaos-node beside this executable
   std::string keep_dir;     // keep the run's files here instead of a removed temp directory
-};
-
-struct Verdict {
-  Promise promise;
-  bool promise_kept = true;
-  // Duplicates are possible here for a reason outside the promise (unsafe after a step back,
-  // a restart without a persisted mark, two nodes with one node id).
-  bool duplicates_expected = false;
-  bool caught = false;                // duplicates occurred and were found
-  std::vector<std::string> findings;  // one line each: what was kept, broken, caught
-  std::string summary;
 };
 
 struct RunResult {
@@ -86,18 +85,8 @@ std::optional<std::int64_t> probe_lifetime_last_ms(const std::string& variant,
                                                    const std::string& layout,
                                                    const std::string& policy);
 
-// What the verdict depends on besides the analysis and the configuration.
-struct Setup {
-  bool steps_back = false;  // the scenario's flags (scenario.hpp)
-  bool restarts = false;
-  bool same_node_id = false;
-  bool exhausts = false;
-  bool node_field = false;   // the IDs carry a node id (a Snowflake layout)
-  bool random_bits = false;  // the IDs are 128-bit with random bits (UUIDs)
-  std::optional<std::int64_t> lifetime_last_unix_ms;
-};
-
-// Decides the verdict from the analysis (exposed for tests).
-Verdict judge(const Analysis& a, const RunConfig& cfg, const Setup& setup);
+// Rejects a rate or time scale that is not a finite number in its range (NaN, inf, 1e300,
+// 1e-9): one line naming the flag and the range. The matrix checks its own with this too.
+void check_rate_and_scale(double rate, double time_scale);
 
 }  // namespace idbench::chaos

@@ -1,3 +1,4 @@
+// high_water_mark.cpp — the persisted mark: parsed strictly, stored durably (see the header).
 #include "chaos/high_water_mark.hpp"
 
 #include <fcntl.h>
@@ -9,6 +10,8 @@
 #include <cstring>
 #include <limits>
 
+#include "plumbing/atomic_file.hpp"
+
 namespace idbench::chaos {
 namespace {
 
@@ -17,14 +20,11 @@ namespace {
       fmt::format("high-water mark {}: {}: {}", path, what, std::strerror(errno)));
 }
 
-std::string directory_of(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
 }  // namespace
+
+std::string mark_path(const std::string& persist_dir, std::uint64_t node_id) {
+  return fmt::format("{}/node-{}.hwm", persist_dir, node_id);
+}
 
 std::optional<std::int64_t> HighWaterMark::load() const {
   const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
@@ -32,47 +32,77 @@ std::optional<std::int64_t> HighWaterMark::load() const {
     if (errno == ENOENT) return std::nullopt;
     fail("cannot open", path_);
   }
-  char buf[64];
-  const ssize_t n = ::read(fd, buf, sizeof buf);
-  const int read_errno = errno;
-  ::close(fd);
-  if (n < 0) {
-    errno = read_errno;
-    fail("cannot read", path_);
+  // Read past any sensible mark, so a long file is seen whole, not cut to a valid prefix.
+  char buf[kMaxMarkFileBytes + 1];
+  std::size_t got = 0;
+  for (;;) {
+    const ssize_t n = ::read(fd, buf + got, sizeof buf - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int read_errno = errno;
+      ::close(fd);
+      errno = read_errno;
+      fail("cannot read", path_);
+    }
+    got += static_cast<std::size_t>(n);
+    if (n == 0 || got == sizeof buf) break;
   }
-  std::string_view text(buf, static_cast<std::size_t>(n));
-  if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+  ::close(fd);
+  return parse_mark(std::string_view(buf, got), path_);
+}
+
+std::int64_t parse_mark(std::string_view text, const std::string& path) {
+  std::string_view digits = text;
+  if (!digits.empty() && digits.back() == '\n') digits.remove_suffix(1);
+  const bool canonical = !digits.empty() && digits.size() <= 19 &&
+                         digits.find_first_not_of("0123456789") == std::string_view::npos &&
+                         (digits.size() == 1 || digits.front() != '0');
   std::int64_t ms = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ms);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) {
+  if (canonical) std::from_chars(digits.data(), digits.data() + digits.size(), ms);
+  if (!canonical || ms < 1 || ms > kMaxMarkUnixMs) {
+    const std::string what =
+        text.size() > kMaxMarkFileBytes
+            ? fmt::format("more than {} bytes, starting {}", kMaxMarkFileBytes,
+                          shown(text.substr(0, 24)))
+            : fmt::format("{} ({} bytes)", shown(text), text.size());
     throw HighWaterMarkError(fmt::format(
-        "high-water mark {}: corrupt (expected one Unix millisecond, found '{}'); refusing to "
-        "start rather than guess",
-        path_, text));
+        "high-water mark {}: corrupt: expected one Unix millisecond (1 … {}) and a newline, "
+        "found {}; refusing to start rather than guess",
+        path, kMaxMarkUnixMs, what));
   }
   return ms;
 }
 
-void HighWaterMark::store(std::int64_t unix_ms) const {
-  const std::string temp = path_ + ".tmp";
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("cannot create", temp);
-  const std::string text = fmt::format("{}\n", unix_ms);
-  const ssize_t n = ::write(fd, text.data(), text.size());
-  if (n != static_cast<ssize_t>(text.size()) || ::fsync(fd) != 0) {
-    const int e = errno;
-    ::close(fd);
-    errno = e;
-    fail("cannot write", temp);
+std::string shown(std::string_view bytes) {
+  std::string out = "\"";
+  for (const char ch : bytes.substr(0, 40)) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '"' || c == '\\') {
+      out += fmt::format("\\{}", ch);
+    } else if (c < 0x20 || c >= 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += ch;
+    }
   }
-  ::close(fd);
-  if (::rename(temp.c_str(), path_.c_str()) != 0) fail("cannot rename into place", temp);
-  const std::string dir = directory_of(path_);
-  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd < 0) fail("cannot open directory", dir);
-  const int rc = ::fsync(dir_fd);
-  ::close(dir_fd);
-  if (rc != 0) fail("cannot fsync directory", dir);
+  out += bytes.size() > 40 ? "\"…" : "\"";
+  return out;
+}
+
+void HighWaterMark::store(std::int64_t unix_ms) const {
+  // A unique temp file per writer (two processes given one node id share the mark's path),
+  // fsynced, renamed into place, then the directory fsynced.
+  try {
+    plumbing::write_file_atomically(path_, fmt::format("{}\n", unix_ms));
+  } catch (const plumbing::OutputError& e) {
+    throw HighWaterMarkError(fmt::format("high-water mark {}: {}", path_, e.what()));
+  }
 }
 
 std::int64_t lookahead_ms(const Policy& policy) {

@@ -31,11 +31,13 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "generators/clock.hpp"
 #include "generators/errors.hpp"
@@ -50,19 +52,36 @@ class HighWaterMarkError : public Error {
   using Error::Error;
 };
 
+// A mark file holds at most this much: 19 digits and a newline, with room to spare.
+inline constexpr std::size_t kMaxMarkFileBytes = 64;
+// The last mark a Clock can reach: wall_ns() is int64 ns since 1970 (2262-04-11).
+inline constexpr std::int64_t kMaxMarkUnixMs = INT64_MAX / 1'000'000;
+
+// The mark in a file's `text`: one canonical decimal Unix ms (no sign, no leading zero, no
+// CR) in 1 … kMaxMarkUnixMs, then an optional newline. Anything else throws
+// HighWaterMarkError naming `path` and showing the bytes escaped (`shown`), never raw.
+std::int64_t parse_mark(std::string_view text, const std::string& path);
+
+// Bytes as a quoted, printable string: \r, \x00, ...; at most 40 shown, then "…".
+std::string shown(std::string_view bytes);
+
+// Where a node keeps its high-water mark in `persist_dir`: one file per node id.
+std::string mark_path(const std::string& persist_dir, std::uint64_t node_id);
+
 // One mark file: a single decimal Unix millisecond and a newline.
 class HighWaterMark {
  public:
   explicit HighWaterMark(std::string path) : path_(std::move(path)) {}
 
   // The stored mark; nullopt when the file does not exist. Throws HighWaterMarkError when it
-  // exists but does not hold exactly one number.
+  // exists but does not hold exactly one mark (parse_mark).
   std::optional<std::int64_t> load() const;
 
-  // Makes `unix_ms` the stored mark before returning: writes `PATH.tmp`, fsyncs it, renames it
-  // over PATH and fsyncs the directory. Rename makes the swap atomic (a crash leaves the old
-  // or the new mark, never half of one); the first fsync makes the new contents durable
-  // before the rename can be, the second makes the rename itself durable.
+  // Makes `unix_ms` the stored mark before returning, through plumbing::write_file_atomically:
+  // a temp file unique to this writer (two processes may share a mark), fsynced, renamed over
+  // PATH, then the directory fsynced. Rename makes the swap atomic (a crash leaves the old or
+  // the new mark, never half of one); the first fsync makes the new contents durable before
+  // the rename can be, the second makes the rename itself durable.
   void store(std::int64_t unix_ms) const;
 
   const std::string& path() const { return path_; }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -47,7 +48,34 @@ TEST(HighWaterMark, StoreThenLoadGivesItBackAndLeavesNoTempFile) {
   EXPECT_EQ(mark.load(), kT0Ms);
   mark.store(kT0Ms + 5);
   EXPECT_EQ(mark.load(), kT0Ms + 5);
-  EXPECT_FALSE(fs::exists(dir.file("m.tmp")));
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(fs::path(dir.file("m")).parent_path())) {
+    names.push_back(e.path().filename().string());
+  }
+  EXPECT_EQ(names, std::vector<std::string>{"m"});
+}
+
+// Issue 9 #21: two nodes given one node id (worker-collision --persist) store one mark file;
+// a shared temp name `m.tmp` made one writer rename the other's file away (ENOENT).
+TEST(HighWaterMark, TwoWritersOfOneMarkNeverTripOverEachOther) {
+  TempDir dir;
+  std::atomic<int> failures{0};
+  auto writer = [&](std::int64_t base) {
+    HighWaterMark mark(dir.file("node-0.hwm"));
+    for (int i = 0; i < 150; ++i) {
+      try {
+        mark.store(base + i);
+      } catch (const HighWaterMarkError&) {
+        failures.fetch_add(1, std::memory_order_relaxed);  // counted only; joined below
+      }
+    }
+  };
+  std::thread a(writer, kT0Ms);
+  std::thread b(writer, kT0Ms + 1000);
+  a.join();
+  b.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_TRUE(HighWaterMark(dir.file("node-0.hwm")).load().has_value());
 }
 
 TEST(HighWaterMark, CorruptFileIsAnErrorNotADefault) {
@@ -56,6 +84,47 @@ TEST(HighWaterMark, CorruptFileIsAnErrorNotADefault) {
     write_file(dir.file("m"), text);
     EXPECT_THROW(HighWaterMark(dir.file("m")).load(), HighWaterMarkError) << "'" << text << "'";
   }
+}
+
+// Issue 9 #19: a file of 70 zeros was read as its first 64 bytes, a valid-looking 0; 0, a
+// negative mark and INT64_MAX are not marks a Clock can reach either.
+TEST(HighWaterMark, OutOfRangeOrLongMarksAreCorrupt) {
+  TempDir dir;
+  for (const std::string& text :
+       {std::string(70, '0'), std::string("0\n"), std::string("-5\n"),
+        std::string("9223372036854775807\n"), std::string("01700000000000\n"),
+        std::string("1700000000000\n\n"), std::string(100, '1')}) {
+    write_file(dir.file("m"), text);
+    EXPECT_THROW(HighWaterMark(dir.file("m")).load(), HighWaterMarkError) << "'" << text << "'";
+  }
+  write_file(dir.file("m"), "9223372036854\n");  // the last ms a Clock can express
+  EXPECT_EQ(HighWaterMark(dir.file("m")).load(), 9'223'372'036'854);
+}
+
+std::string load_error(const std::string& path) {
+  try {
+    HighWaterMark(path).load();
+  } catch (const HighWaterMarkError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// Issue 9 #23: a CRLF mark printed a value that looked valid; a corrupt one dumped raw bytes.
+TEST(HighWaterMark, TheErrorShowsTheBytesEscapedNeverRaw) {
+  TempDir dir;
+  write_file(dir.file("m"), "1700000000000\r\n");
+  EXPECT_NE(load_error(dir.file("m")).find(R"("1700000000000\r\n" (15 bytes))"),
+            std::string::npos)
+      << load_error(dir.file("m"));
+  write_file(dir.file("m"), std::string("\x1b[31m\0\xff\n", 8));
+  const std::string msg = load_error(dir.file("m"));
+  EXPECT_NE(msg.find(R"("\x1b[31m\x00\xff\n")"), std::string::npos) << msg;
+  for (const char c : msg) {
+    const auto u = static_cast<unsigned char>(c);
+    EXPECT_FALSE(u < 0x20 || u == 0x7f || u == 0xff) << "raw byte " << int(u) << " in " << msg;
+  }
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line";
 }
 
 TEST(HighWaterMark, MissingDirectoryIsAnErrorOnStore) {

@@ -1,16 +1,21 @@
 // matrix.hpp — the chaos matrix: every scenario × variant × policy, one run each, written to
-// one JSON file that is always whole (temp file + rename after every cell, `complete: false`
-// until the last), with progress (cell i of N, what runs, time left) on a FILE*.
+// one JSON file that is always whole (rewritten through plumbing::OutputFile after every cell,
+// `complete: false` until the last), with progress (cell i of N, what runs, time left) on a
+// FILE*.
 //
-// The matrix data — the one place idbench chaos names variants — is the list:
-// {mutex, cas, thread-local, uuidv7} × every policy × every scenario, plus
-// restart-during-regression again with a persisted high-water mark, to show the fix beside the
-// failure. `quick` keeps two variants (cas: the lock-free Snowflake, uuidv7: the UUID) and
-// halves every scenario's timeline, for the default suite.
+// Three steps, each its own function: `plan_matrix` turns the configuration into cells (and
+// rejects bad input before anything runs or is written), `run_matrix` runs them one by one,
+// and the report (matrix_report.hpp) renders progress lines and the JSON document.
+//
+// Which variants run by default is the variants' own description (`Variant::defaults.chaos`,
+// `.chaos_quick` in generators/registry.hpp): nothing here names a variant. Restarting
+// scenarios run again with a persisted high-water mark, to show the fix beside the failure.
+// `quick` halves every scenario's timeline, for the default suite.
 //
 // Thread safety: runs cells one at a time from the calling thread (see driver.hpp).
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -21,22 +26,44 @@ struct MatrixConfig {
   std::string out_path;
   bool quick = false;
   std::vector<std::string> scenarios;  // empty: every scenario
-  std::vector<std::string> variants;   // empty: the matrix data's
+  std::vector<std::string> variants;   // empty: the variants' defaults
   std::vector<std::string> policies;   // empty: every policy
   int nodes = 2;
   unsigned threads = 2;
   double rate = 40'000;
   double time_scale = 0;  // 0: 1.0, or 0.5 when quick
   bool persist_restart = true;
-  std::string commit;
   std::string node_binary;
 };
 
-// The variants the matrix runs by default (the matrix data).
+struct MatrixCell {
+  std::string scenario;
+  std::string variant;
+  std::string policy;
+  bool persist = false;
+  std::int64_t duration_ms = 0;
+};
+
+struct MatrixPlan {
+  MatrixConfig config;
+  double time_scale = 1.0;
+  std::vector<std::string> scenarios, variants, policies;
+  std::vector<MatrixCell> cells;
+  std::int64_t planned_ms() const;
+};
+
+// The variants the matrix runs by default, from their descriptions.
 std::vector<std::string> default_matrix_variants(bool quick);
 
-// Returns the exit status: 0 when every cell kept its promise, 1 when one did not or could
-// not run.
-int run_matrix(const MatrixConfig& config, std::FILE* progress);
+// Validates the configuration (unknown names, rate, time scale, --out) and lists the cells.
+// Throws idbench::Error with one line.
+MatrixPlan plan_matrix(const MatrixConfig& config);
+
+// Runs the plan. Returns the exit status: 0 when every cell passed (its promise kept, with
+// evidence), 1 when one did not or could not run.
+int run_matrix(const MatrixPlan& plan, std::FILE* progress);
+inline int run_matrix(const MatrixConfig& config, std::FILE* progress) {
+  return run_matrix(plan_matrix(config), progress);
+}
 
 }  // namespace idbench::chaos

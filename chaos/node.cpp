@@ -22,6 +22,7 @@
 #include "chaos/record.hpp"
 #include "generators/errors.hpp"
 #include "generators/registry.hpp"
+#include "plumbing/atomic_file.hpp"
 
 namespace idbench::chaos {
 namespace {
@@ -257,10 +258,10 @@ class Node {
     }
     const std::string path =
         fmt::format("{}/{}", cfg_.out_dir, done_file_name(cfg_.node_index, cfg_.incarnation));
-    const std::string temp = path + ".tmp";
-    append_line(temp, text);
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-      throw IoError(fmt::format("renaming {}: {}", temp, std::strerror(errno)));
+    try {
+      plumbing::write_file_atomically(path, text);
+    } catch (const plumbing::OutputError& e) {
+      throw IoError(e.what());
     }
   }
 
@@ -278,10 +279,6 @@ class Node {
 };
 
 }  // namespace
-
-std::string mark_path(const std::string& persist_dir, std::uint64_t node_id) {
-  return fmt::format("{}/node-{}.hwm", persist_dir, node_id);
-}
 
 int run_node(const NodeConfig& cfg) {
   std::unique_ptr<Node> node;

@@ -46,7 +46,4 @@ struct NodeConfig {
 // configuration is refused (message on stderr), 3 on an I/O failure.
 int run_node(const NodeConfig& config);
 
-// Where a node keeps its high-water mark in `persist_dir`: one file per node id.
-std::string mark_path(const std::string& persist_dir, std::uint64_t node_id);
-
 }  // namespace idbench::chaos

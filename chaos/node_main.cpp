@@ -7,6 +7,7 @@
 
 #include "chaos/leftovers.hpp"
 #include "chaos/node.hpp"
+#include "plumbing/temp_dir.hpp"
 
 int main(int argc, char** argv) {
   idbench::chaos::NodeConfig cfg;
@@ -28,7 +29,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   if (sweep) {
     const int shm = idbench::chaos::sweep_stale_faketime_shm();
-    const int dirs = idbench::chaos::sweep_stale_run_dirs();
+    const int dirs = idbench::plumbing::sweep_stale_temp_dirs();
     fmt::print("removed {} stale /dev/shm entries and {} stale run directories\n", shm, dirs);
     return 0;
   }

@@ -1,23 +1,15 @@
 #include "chaos/report.hpp"
 
 #include <fmt/format.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
 #include "chaos/faketime.hpp"
 #include "chaos/raw_time.hpp"
 #include "generators/layout.hpp"
+#include "plumbing/run_context.hpp"
 
-#ifndef IDBENCH_GIT_COMMIT
-#define IDBENCH_GIT_COMMIT "unknown"
-#endif
-#ifndef IDBENCH_BUILD_TYPE
-#define IDBENCH_BUILD_TYPE "unknown"
-#endif
 
 namespace idbench::chaos {
 namespace {
@@ -27,18 +19,6 @@ using json = nlohmann::ordered_json;
 // Figures are ms with µs precision at most: more digits are noise and bloat chaos.json.
 double round3(double v) { return std::round(v * 1000) / 1000; }
 double round1(double v) { return std::round(v * 10) / 10; }
-
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const std::size_t colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(colon + 2);
-    }
-  }
-  return "unknown";
-}
 
 std::string libfaketime_version() {
   std::FILE* p = ::popen("dpkg-query -W -f='${Version}' libfaketime 2>/dev/null", "r");
@@ -92,29 +72,21 @@ json timeline_json(const RunResult& r) {
 
 }  // namespace
 
-json context_json(const std::string& commit) {
-  json c;
-  utsname u{};
-  ::uname(&u);
-  c["host"] = u.nodename;
-  c["kernel"] = fmt::format("{} {} {}", u.sysname, u.release, u.machine);
-  c["cpu"] = cpu_model();
-  c["cpus"] = ::sysconf(_SC_NPROCESSORS_ONLN);
-  c["commit"] = commit.empty() ? IDBENCH_GIT_COMMIT : commit;
-  c["build_type"] = IDBENCH_BUILD_TYPE;
-  c["compiler"] = __VERSION__;
+json context_json() {
+  // The shared block first (plumbing/run_context.hpp), identical in every idbench result...
+  json c = json::parse(plumbing::to_json(plumbing::current_run_context()).dump());
+  // ...then what only a chaos run has: the library that fakes the nodes' clocks.
   try {
     c["libfaketime"] = find_libfaketime();
   } catch (const std::exception&) {
     c["libfaketime"] = "missing";
   }
   c["libfaketime_version"] = libfaketime_version();
-  c["clock_source"] =
+  c["chaos_clocks"] =
       "generators read CLOCK_REALTIME via clock_gettime, faked per node by libfaketimeMT "
       "(FAKETIME_TIMESTAMP_FILE, FAKETIME_NO_CACHE=1, DONT_FAKE_MONOTONIC=1); true issue times "
       "from syscall(SYS_clock_gettime, CLOCK_REALTIME), which it does not intercept; "
       "durations from raw CLOCK_MONOTONIC";
-  c["date"] = format_utc_ms(true_ns() / 1'000'000);
   return c;
 }
 
@@ -134,6 +106,7 @@ json to_json(const RunResult& r, bool with_timeline) {
   j["max_stall_ms"] = round3(a.max_stall_ms);
   j["ksort_bound_ms"] = round3(a.ksort_bound_ms);
   j["promise_kept"] = r.verdict.promise_kept;
+  j["evidence"] = r.verdict.evidence;
   j["verdict"] = r.verdict.summary;
   j["promise"] = r.verdict.promise.text();
   j["duplicates_expected"] = r.verdict.duplicates_expected;

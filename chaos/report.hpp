@@ -20,8 +20,9 @@ namespace idbench::chaos {
 nlohmann::ordered_json to_json(const RunResult& r, bool with_timeline);
 std::string to_text(const RunResult& r);
 
-// Machine, kernel, CPU, commit (`commit` if given, else the one CMake saw), build type,
-// compiler, libfaketime, clock source, date.
-nlohmann::ordered_json context_json(const std::string& commit);
+// The shared run context (plumbing/run_context.hpp: machine, commit and dirty marker, build,
+// clock source, date), then libfaketime's path and version and how the nodes' clocks are
+// faked.
+nlohmann::ordered_json context_json();
 
 }  // namespace idbench::chaos

@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/locality/locality_command.hpp"
-#include "chaos/chaos_command.hpp"
+#include "cli/chaos_command.hpp"
 #include "cli/commands.hpp"
 #include "generators/errors.hpp"
 

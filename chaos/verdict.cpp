@@ -1,0 +1,150 @@
+// verdict.cpp — judging a chaos run's analysis (see verdict.hpp).
+#include "chaos/verdict.hpp"
+
+#include <fmt/format.h>
+
+#include "generators/layout.hpp"
+#include "generators/policy.hpp"
+
+namespace idbench::chaos {
+namespace {
+
+std::string plural(std::size_t n, std::string_view what) {
+  return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
+}
+
+// Nodes are kept apart by distinct node ids or by random bits; a 64-bit counter has neither.
+// A shared node id undoes the first, not the second.
+bool collided(const VerdictSetup& s) { return s.same_node_id && s.node_field; }
+
+Promise promise_of(const VerdictSetup& s) {
+  Promise p;
+  p.within_process = Policy::parse(s.policy).promises_uniqueness();
+  p.across_restart = p.within_process && s.persist;
+  p.across_nodes = (s.node_field || s.random_bits) && !collided(s) && s.nodes > 1;
+  return p;
+}
+
+// One finding per broken promise; returns how many duplicates broke one.
+std::size_t broken_duplicates(const Analysis& a, const Promise& p,
+                              std::vector<std::string>& findings) {
+  std::size_t broken = 0;
+  if (p.within_process && a.duplicates_within_process > 0) {
+    broken += a.duplicates_within_process;
+    findings.push_back(fmt::format(
+        "BROKEN: {} within one process under a policy that promises uniqueness",
+        plural(a.duplicates_within_process, "duplicate")));
+  }
+  if (p.across_restart && a.duplicates_across_restart > 0) {
+    broken += a.duplicates_across_restart;
+    findings.push_back(fmt::format("BROKEN: {} across a restart despite the persisted mark",
+                                   plural(a.duplicates_across_restart, "duplicate")));
+  }
+  if (p.across_nodes && a.duplicates_across_nodes > 0) {
+    broken += a.duplicates_across_nodes;
+    findings.push_back(fmt::format("BROKEN: {} across nodes with distinct node ids",
+                                   plural(a.duplicates_across_nodes, "duplicate")));
+  }
+  if (a.wrapped_ids > 0) {
+    findings.push_back(
+        fmt::format("BROKEN: {} carry a timestamp from before the run (a wrapped clock)",
+                    plural(a.wrapped_ids, "ID")));
+  }
+  return broken;
+}
+
+// A scenario that crosses the lifetime: every policy must refuse, naming the last date.
+bool exhaustion_ok(const Analysis& a, const VerdictSetup& s, std::vector<std::string>& findings) {
+  if (!s.exhausts || !s.lifetime_last_unix_ms) return true;
+  const std::string last = format_utc_ms(*s.lifetime_last_unix_ms);
+  const auto n = a.refusals_by_kind.find("epoch_exhausted");
+  const auto msg = a.refusal_messages.find("epoch_exhausted");
+  if (n == a.refusals_by_kind.end() || n->second == 0) {
+    findings.push_back("BROKEN: never refused past the end of the lifetime (" + last + ")");
+    return false;
+  }
+  if (msg == a.refusal_messages.end() || msg->second.find(last) == std::string::npos) {
+    findings.push_back("BROKEN: the refusal does not name the last date " + last);
+    return false;
+  }
+  findings.push_back(fmt::format("refused {} past the lifetime: \"{}\"",
+                                 plural(n->second, "call"), msg->second));
+  return true;
+}
+
+// Why duplicates are possible outside the promise; empty when they are not.
+std::string expected_because(const VerdictSetup& s, const Promise& p) {
+  std::vector<std::string> reasons;
+  if (!p.within_process && (s.steps_back || s.restarts)) {
+    reasons.emplace_back("unsafe resets its sequence when the clock goes back");
+  }
+  if (s.restarts && !p.across_restart && p.within_process) {
+    reasons.emplace_back("a restart without a persisted mark forgets the last tick");
+  }
+  if (collided(s)) reasons.emplace_back("two nodes share a node id");
+  if (!s.node_field && !s.random_bits && s.nodes > 1) {
+    reasons.emplace_back("a counter per process has no node field");
+  }
+  std::string why;
+  for (const auto& r : reasons) why += (why.empty() ? "" : "; ") + r;
+  return why;
+}
+
+}  // namespace
+
+std::vector<std::string> evidence_gaps(const Analysis& a, const VerdictSetup& setup) {
+  std::vector<std::string> gaps;
+  if (a.nodes.empty()) gaps.emplace_back("no node ran");
+  for (const NodeFigures& n : a.nodes) {
+    if (!n.first_id_true_ns) {
+      gaps.push_back(fmt::format("node {} issued no ID", n.node));
+      continue;
+    }
+    for (const Fault& f : setup.faults) {
+      const double at_s = static_cast<double>(f.true_ns - setup.start_true_ns) / 1e9;
+      if (*n.first_id_true_ns >= f.true_ns) {
+        gaps.push_back(
+            fmt::format("node {} issued no ID before +{:.2f} s ({})", n.node, at_s, f.what));
+      }
+      if (*n.last_id_true_ns <= f.true_ns) {
+        gaps.push_back(
+            fmt::format("node {} issued no ID after +{:.2f} s ({})", n.node, at_s, f.what));
+      }
+    }
+  }
+  return gaps;
+}
+
+Verdict judge(const Analysis& a, const VerdictSetup& setup) {
+  Verdict v;
+  v.promise = promise_of(setup);
+  const std::size_t broken = broken_duplicates(a, v.promise, v.findings);
+  const bool exhausted_right = exhaustion_ok(a, setup, v.findings);
+  if (!a.self_check_ok) {
+    v.findings.push_back("BROKEN (harness): the checker and the classifier disagree");
+  }
+  v.promise_kept = broken == 0 && a.wrapped_ids == 0 && exhausted_right && a.self_check_ok;
+  const std::vector<std::string> gaps = evidence_gaps(a, setup);
+  v.evidence = gaps.empty();
+  const std::string why = expected_because(setup, v.promise);
+  v.duplicates_expected = !why.empty();
+  v.caught = a.duplicates > 0;
+  if (!v.promise_kept) {
+    v.summary = v.findings.empty() ? "BROKEN" : v.findings.front();
+  } else if (!v.evidence) {
+    v.summary = fmt::format("no evidence: {}", gaps.front());
+  } else if (a.duplicates > 0) {
+    v.summary = fmt::format("caught {} (expected: {})", plural(a.duplicates, "duplicate"),
+                            why.empty() ? "outside the promise" : why);
+    v.findings.push_back(v.summary);
+  } else if (v.duplicates_expected) {
+    v.summary = fmt::format("kept: 0 duplicates (possible here: {})", why);
+  } else {
+    v.summary = "kept: 0 duplicates";
+  }
+  for (const auto& g : gaps) v.findings.push_back("no evidence: " + g);
+  if (!v.evidence) v.promise_kept = false;
+  return v;
+}
+
+}  // namespace idbench::chaos
