@@ -47,13 +47,6 @@ struct LocalityArgs {
   std::string out;
 };
 
-// "must be ≥ 1" for a count, instead of CLI11's range up to the largest double.
-const CLI::Validator kAtLeastOne(
-    [](const std::string& text) -> std::string {
-      return text.find_first_not_of('0') == std::string::npos ? "must be ≥ 1" : "";
-    },
-    "≥ 1");
-
 void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << std::endl; }
 
 void run_one(LocalityArgs& a) {
@@ -118,10 +111,8 @@ void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
   keys->excludes(synthetic);
   cmd->add_option("--layout", a.run.stream.layout, "Layout for Snowflake-family variants")
       ->capture_default_str();
-  cmd->add_option("--rows", a.rows, "Rows to insert (default 1000000; validation: 300000)")
-      ->check(kAtLeastOne);
+  cmd->add_option("--rows", a.rows, "Rows to insert (default 1000000; validation: 300000)");
   cmd->add_option("--rate", a.run.stream.rate, "IDs per simulated ms, all writers together")
-      ->check(kAtLeastOne)
       ->capture_default_str();
   cmd->add_option("--writers", a.run.stream.writers, "Writers (node ids 0..W-1)")
       ->check(CLI::Range(1, 1024))
@@ -144,8 +135,7 @@ void add_engine_options(CLI::App* cmd, LocalityArgs& a) {
   cmd->add_option("--engine", a.run.engine, "model, sqlite, mariadb or postgres")
       ->check(CLI::IsMember({"model", "sqlite", "mariadb", "postgres"}))
       ->capture_default_str();
-  auto* pool_pages = cmd->add_option("--pool-pages", a.pool_pages, "LRU pool size in leaf pages")
-                         ->check(kAtLeastOne);
+  auto* pool_pages = cmd->add_option("--pool-pages", a.pool_pages, "LRU pool size in leaf pages");
   auto* pool_percent = cmd->add_option("--pool-percent", a.pool_percent,
                                        "LRU pool size as % of the final leaf pages")
                            ->check(CLI::Range(0.001, 100.0))
@@ -172,10 +162,8 @@ void add_locality_command(CLI::App& app) {
                                "cross-check) and write --out (progress on stderr)");
   auto* out = cmd->add_option("--out", args->out, "matrix: the JSON file to write");
   auto* quick = cmd->add_flag("--quick", args->quick, "matrix: 100000 rows, cross-check 30000");
-  auto* validate_rows =
-      cmd->add_option("--validate-rows", args->validate_rows,
-                      "matrix: rows of the cross-check (default 300000)")
-          ->check(kAtLeastOne);
+  auto* validate_rows = cmd->add_option("--validate-rows", args->validate_rows,
+                                       "matrix: rows of the cross-check (default 300000)");
   auto* no_validate =
       cmd->add_flag("--no-validate", args->no_validate, "matrix: skip the cross-check");
   for (auto* only_matrix : {out, quick, validate_rows, no_validate}) only_matrix->needs(matrix);

@@ -35,10 +35,13 @@ expect 2 "huge --rate" loc --variant mutex --rows 100 --rate 1844674407370955161
 expect_err "--rate must be at most" "huge --rate names the bound"
 
 # Item 23: "must be ≥ 1", not a 309-digit range.
-for flag in --rows --rate --pool-pages; do
-  expect 2 "$flag 0" loc --synthetic sequential --rows 100 "$flag" 0
-  expect_err "must be ≥ 1" "$flag 0 says ≥ 1"
+for flag in --rows --rate --pool-pages --validate-rows; do
+  args=(--synthetic sequential)
+  [ "$flag" = --validate-rows ] && args=(--matrix --out "$tmp/never.json")
+  expect 2 "$flag 0" loc "${args[@]}" "$flag" 0
+  expect_err "$flag must be ≥ 1" "$flag 0 says ≥ 1"
 done
+[ ! -e "$tmp/never.json" ] || { echo "FAIL: refused matrix wrote its file"; failures=$((failures + 1)); }
 expect 2 "--keys DIR" loc --keys "$tmp"
 expect_err "is a directory" "--keys DIR says so"
 printf '1\n2\nthree\n' >"$tmp/bad.txt"

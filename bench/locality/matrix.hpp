@@ -8,7 +8,8 @@
 //
 // The JSON (results_json.hpp) is rewritten through plumbing::OutputFile (temp + rename) after
 // every run, so an interrupted matrix keeps what it measured ("complete": false, and no
-// "validation" key until the cross-check is done or skipped). Progress lines go to
+// "validation" key until the cross-check is done or skipped); a target that is not a regular
+// file (/dev/stdout, a FIFO) is written through once, at the end. Progress lines go to
 // `progress`: what runs, i/N, elapsed and an estimate of the time left.
 //
 // Exit status (returned): 0 written — a validation disagreement is recorded in the JSON and
