@@ -515,15 +515,22 @@ class Run {
 
 }  // namespace
 
+// Both written so that NaN fails every comparison and lands in the problem.
+std::string rate_problem(double rate) {
+  if (rate == 0 || (rate >= kMinRate && rate <= kMaxRate)) return "";
+  return fmt::format("must be 0 (flat out) or {:g} … {:g} IDs/s per node, not {}", kMinRate,
+                     kMaxRate, rate);
+}
+
+std::string time_scale_problem(double time_scale) {
+  if (time_scale >= kMinTimeScale && time_scale <= kMaxTimeScale) return "";
+  return fmt::format("must be {:g} … {:g}, not {}", kMinTimeScale, kMaxTimeScale, time_scale);
+}
+
 void check_rate_and_scale(double rate, double time_scale) {
-  // Written so that NaN fails every comparison and lands in the error.
-  if (!(rate == 0 || (rate >= kMinRate && rate <= kMaxRate))) {
-    throw Error(fmt::format("--rate must be 0 (flat out) or {:g} … {:g} IDs/s per node, not {}",
-                            kMinRate, kMaxRate, rate));
-  }
-  if (!(time_scale >= kMinTimeScale && time_scale <= kMaxTimeScale)) {
-    throw Error(fmt::format("--time-scale must be {:g} … {:g}, not {}", kMinTimeScale,
-                            kMaxTimeScale, time_scale));
+  if (const std::string p = rate_problem(rate); !p.empty()) throw Error("--rate " + p);
+  if (const std::string p = time_scale_problem(time_scale); !p.empty()) {
+    throw Error("--time-scale " + p);
   }
 }
 

@@ -85,8 +85,13 @@ std::optional<std::int64_t> probe_lifetime_last_ms(const std::string& variant,
                                                    const std::string& layout,
                                                    const std::string& policy);
 
-// Rejects a rate or time scale that is not a finite number in its range (NaN, inf, 1e300,
-// 1e-9): one line naming the flag and the range. The matrix checks its own with this too.
+// What is wrong with a rate or time scale that is not a finite number in its range (NaN, inf,
+// 1e300, 1e-9), in a few words ("must be …, not nan"); empty when it is fine. The command
+// line checks its flags with these.
+std::string rate_problem(double rate);
+std::string time_scale_problem(double time_scale);
+// Throws idbench::Error with one line naming the flag and the problem. run_chaos and the
+// matrix plan call it first.
 void check_rate_and_scale(double rate, double time_scale);
 
 }  // namespace idbench::chaos

@@ -106,6 +106,18 @@ void run(const ChaosArgs& args) {
   }
 }
 
+// A CLI11 check from one of the chaos library's range checks: the flag is rejected while the
+// command line is parsed, with the library's words.
+CLI::Validator in_range(std::string (*problem)(double), std::string name) {
+  return CLI::Validator(
+      [problem](std::string& text) {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v)) return std::string();  // conversion reports
+        return problem(v);
+      },
+      "", std::move(name));
+}
+
 void add_run_options(CLI::App* cmd, ChaosArgs& args) {
   cmd->add_option("--scenario", args.run.scenario, "scenario (see --list)");
   cmd->add_option("--variant", args.run.variant, "generator variant (idbench list)");
@@ -122,12 +134,14 @@ void add_run_options(CLI::App* cmd, ChaosArgs& args) {
   cmd->add_option("--rate", args.run.rate,
                   fmt::format("IDs per second per node, {:g} … {:g}; 0 = flat out",
                               chaos::kMinRate, chaos::kMaxRate))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(in_range(chaos::rate_problem, "RATE"));
   cmd->add_option("--time-scale", args.run.time_scale,
                   fmt::format("scale every time and size of the scenario, {:g} … {:g} (tests "
                               "use 0.1 … 0.3)",
                               chaos::kMinTimeScale, chaos::kMaxTimeScale))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(in_range(chaos::time_scale_problem, "SCALE"));
   cmd->add_option("--persist", args.run.persist_dir,
                   "keep a durable high-water mark per node id in DIR (created if missing)");
   cmd->add_option("--reserve-ms", args.run.reserve_ms,
