@@ -10,8 +10,12 @@
 //    "clock_source": "tsc"}
 //
 // The commit comes from `git rev-parse HEAD` and `git status --porcelain --untracked-files=no`
-// in the source tree idbench was built from (or IDBENCH_COMMIT / IDBENCH_DIRTY when set,
-// e.g. by a CI job building from a tarball).
+// in the source tree idbench was built from, asked at run time (a configure-time answer goes
+// stale at the next commit; so would one baked in at build time when nothing is rebuilt).
+// IDBENCH_COMMIT / IDBENCH_DIRTY override it when set, e.g. by a CI job building from a
+// tarball. IDBENCH_DIRTY is a boolean: 1/true/yes or 0/false/no (any other non-empty value
+// counts as dirty: unsure means dirty). The old spellings "<sha>-dirty" / "<sha>+dirty" in
+// IDBENCH_COMMIT are read as the sha with dirty = true.
 //
 // Thread safety: current_run_context() is thread-safe (computed once).
 #pragma once
@@ -35,5 +39,14 @@ struct RunContext {
 
 const RunContext& current_run_context();
 nlohmann::json to_json(const RunContext& c);
+
+// The commit and dirty marker of `source_dir` (IDBENCH_COMMIT / IDBENCH_DIRTY first, as above);
+// {"unknown", false} when neither the environment nor git can tell. current_run_context()
+// asks this for the source tree idbench was built from. Exposed for tests.
+struct CommitInfo {
+  std::string commit = "unknown";
+  bool dirty = false;
+};
+CommitInfo commit_of(const std::string& source_dir);
 
 }  // namespace idbench::plumbing

@@ -1,2 +1,110 @@
-// temp_dir.cpp — see temp_dir.hpp (placeholder until implemented).
+// temp_dir.cpp — private temp directories named by their owner pid, and the sweep of dead ones.
 #include "plumbing/temp_dir.hpp"
+
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "generators/errors.hpp"
+
+namespace idbench::plumbing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// mkdtemp replaces exactly these six characters.
+constexpr std::size_t kRandomSuffix = 6;
+// "idbench-" and at least one character naming what the directory is for.
+constexpr std::size_t kFirstOwnerDash = 9;
+
+// True only when no process has `pid`: EPERM (someone else's process) counts as alive, so a
+// sweep never removes a directory whose owner might still be running.
+bool pid_gone(long pid) {
+  return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+// The owner pid in "idbench-<what>-<pid>-XXXXXX" (what may contain dashes), or 0.
+long owner_pid(std::string_view name) {
+  if (!name.starts_with("idbench-")) return 0;
+  if (name.size() < kRandomSuffix + 1) return 0;
+  name.remove_suffix(kRandomSuffix);
+  if (!name.ends_with('-')) return 0;
+  name.remove_suffix(1);
+  const std::size_t dash = name.rfind('-');
+  if (dash == std::string_view::npos || dash < kFirstOwnerDash) return 0;
+  const std::string_view digits = name.substr(dash + 1);
+  if (digits.empty() || digits.size() > 10) return 0;
+  long pid = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return 0;
+    pid = pid * 10 + (c - '0');
+  }
+  return pid;
+}
+
+}  // namespace
+
+std::string temp_root() {
+  const char* dir = std::getenv("TMPDIR");
+  return dir != nullptr && *dir != '\0' ? std::string(dir) : std::string("/tmp");
+}
+
+TempDir::TempDir(std::string_view prefix) {
+  if (!prefix.starts_with("idbench-")) {
+    throw Error(fmt::format("temp dir prefix '{}' does not start with idbench-", prefix));
+  }
+  std::string tmpl = fmt::format("{}/{}-{}-XXXXXX", temp_root(), prefix, ::getpid());
+  if (::mkdtemp(tmpl.data()) == nullptr) {  // mkdtemp makes it 0700
+    throw Error(fmt::format("cannot create a temp directory {}: {}", tmpl, std::strerror(errno)));
+  }
+  path_ = std::move(tmpl);
+}
+
+TempDir::~TempDir() {
+  if (path_.empty()) return;
+  std::error_code ec;
+  fs::remove_all(path_, ec);  // best effort: what stays is swept by the next run
+}
+
+TempDir::TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
+
+void TempDir::give_to(uid_t uid, gid_t gid) const {
+  // lchown: a link inside the tree is handed over itself, never what it points to.
+  auto hand_over = [&](const fs::path& p) {
+    if (::lchown(p.c_str(), uid, gid) != 0) {
+      throw Error(fmt::format("cannot give {} to uid {}: {}", p.string(), uid, std::strerror(errno)));
+    }
+  };
+  hand_over(path_);
+  for (const auto& entry : fs::recursive_directory_iterator(path_)) hand_over(entry.path());
+}
+
+std::string TempDir::release() {
+  std::string kept = std::move(path_);
+  path_.clear();
+  return kept;
+}
+
+int sweep_stale_temp_dirs() {
+  int removed = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(temp_root(), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!pid_gone(owner_pid(name))) continue;
+    // symlink_status: a link named like ours is not ours to follow.
+    std::error_code kind_ec;
+    if (!fs::is_directory(entry.symlink_status(kind_ec))) continue;
+    std::error_code rm_ec;
+    fs::remove_all(entry.path(), rm_ec);
+    if (!rm_ec) ++removed;
+  }
+  return removed;
+}
+
+}  // namespace idbench::plumbing
