@@ -88,6 +88,18 @@ def _ns_axis(ax):
     ax.yaxis.set_minor_formatter(NullFormatter())
 
 
+def _legend_entries(axes) -> tuple[list, list[str]]:
+    """Every panel's legend entries, each label once, in first-seen order: one legend for a
+    figure of several panels."""
+    handles, labels = [], []
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    return handles, labels
+
+
 def _threads_axis(ax, threads):
     ax.set_xscale("log", base=2)
     ax.set_xticks(threads)
@@ -167,12 +179,7 @@ def throughput_chart(b: Bench) -> str:
         ax.set_ylabel("IDs per second (log)")
         spec = b.context.get(f"idbench_layout_{layout}", "")
         ax.set_title(f"layout {layout}" + (f"\n{str(spec).split(';')[0]}" if spec else ""))
-    handles, labels = [], []
-    for ax in axes[0]:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
+    handles, labels = _legend_entries(axes[0])
     fig.legend(handles, labels, loc="lower center", ncol=min(5, len(labels)),
                bbox_to_anchor=(0.5, -0.02))
     fig.tight_layout(rect=(0, 0.08, 1, 1))
@@ -212,12 +219,7 @@ def latency_chart(b: Bench) -> str:
             _threads_axis(ax, threads)
             ax.set_title(f"{name} — {title}", fontsize=9)
         axrow[0].set_ylabel("latency per call (log)")
-    handles, labels = [], []
-    for ax in axes.flat:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
+    handles, labels = _legend_entries(axes.flat)
     fig.legend(handles, labels, loc="lower center", ncol=min(8, len(labels)),
                bbox_to_anchor=(0.5, -0.01))
     fig.tight_layout(rect=(0, 0.05 if len(rows) > 1 else 0.1, 1, 1))
@@ -488,12 +490,7 @@ def _timeline_panel(ax, c: dict) -> None:
 def _timeline_legend(fig, axes, n: int, scenario: str) -> None:
     """One legend for every panel: in the spare panel (5 policies on a 2×3 grid), else below."""
     spare = list(axes.flat)[n:]
-    handles, labels = [], []
-    for ax in list(axes.flat)[:n]:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
+    handles, labels = _legend_entries(list(axes.flat)[:n])
     order = ("node", "true time", "refused", "down / frozen", "duplicate (sample)")
     ranked = sorted(zip(handles, labels), key=lambda hl: next(
         (i for i, o in enumerate(order) if hl[1].startswith(o)), len(order)))
