@@ -124,7 +124,9 @@ TEST(TickShift, ShiftingOutNodeAndSequenceGivesTheTickForEveryPreset) {
 // described variant whose factory would throw still gets its model.
 TEST(IdModelOf, ComesFromTheDescriptionAlone) {
   const Layout twitter = Layout::parse("twitter");
-  Variant v{.name = "scratch", .id_time = IdTime::uuidv7};
+  Variant v;
+  v.name = "scratch";
+  v.id_time = IdTime::uuidv7;
   v.make = [](const GeneratorOptions&) -> std::unique_ptr<Generator> {
     throw std::logic_error("the bench must not build a generator to learn its id_time");
   };
