@@ -342,6 +342,9 @@ def load_locality(doc: Any) -> Locality:
     if loc.run_context is None:
         loc.problems.append("locality.json has no context block: machine, commit and date "
                             "unknown")
+    if doc.get("complete") is False:
+        loc.problems.append("locality.json is a partial matrix (complete: false): the streams "
+                            "after the last one written are missing")
     matrix = doc.get("matrix")
     if isinstance(matrix, list):
         loc.matrix = [m for m in matrix if isinstance(m, dict)]

@@ -109,6 +109,15 @@ class RunContextTest(unittest.TestCase):
         self.assertEqual(content.commit_text(dict(RUN_CONTEXT, commit="unknown")), "–")
 
 
+class LocalityLoadTest(unittest.TestCase):
+    def test_a_partial_matrix_says_so(self):
+        loc = inputs.load_locality({"context": RUN_CONTEXT, "complete": False, "matrix": []})
+        self.assertTrue(any("locality.json is a partial matrix" in p for p in loc.problems))
+        loc = inputs.load_locality({"context": RUN_CONTEXT, "complete": True, "matrix": [],
+                                    "validation": None})
+        self.assertFalse(any("partial" in p for p in loc.problems))
+
+
 class DescriptionTest(unittest.TestCase):
     def test_list_json_is_read_in_registry_order_and_grouped_by_scheme(self):
         d = inputs.parse_description(json.dumps({"variants": [
