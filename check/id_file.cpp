@@ -1,7 +1,7 @@
+// id_file.cpp — reading and writing the shared ID file formats (text and binary).
 #include "check/id_file.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
@@ -134,57 +134,28 @@ IdStream read_id_file(const std::string& path, FileFormat format, IdWidth binary
   return out;
 }
 
-IdFileWriter::IdFileWriter(std::string path, FileFormat format, IdWidth width)
-    : path_(std::move(path)), format_(format), width_(width) {
-  if (path_.empty()) {
-    file_ = stdout;
-    return;
-  }
-  temp_path_ = fmt::format("{}.tmp-{}", path_, ::getpid());
-  file_ = std::fopen(temp_path_.c_str(), "wb");
-  if (file_ == nullptr) {
-    throw IdFileError(fmt::format("{}: cannot create: {}", temp_path_, std::strerror(errno)));
-  }
-}
-
-IdFileWriter::~IdFileWriter() {
-  if (file_ != nullptr && file_ != stdout) std::fclose(file_);
-  if (!committed_ && !temp_path_.empty()) std::remove(temp_path_.c_str());
-}
-
-void IdFileWriter::write(std::span<const Id> ids) {
-  std::string out;
-  out.reserve(ids.size() * (format_ == FileFormat::text ? 37 : 16));
+void encode_ids(std::string& out, std::span<const Id> ids, FileFormat format, IdWidth width) {
+  out.reserve(out.size() + ids.size() * (format == FileFormat::text ? 37 : 16));
   for (const Id& id : ids) {
-    if (format_ == FileFormat::text) {
-      out += to_text(id, width_);
+    if (format == FileFormat::text) {
+      out += to_text(id, width);
       out += '\n';
-    } else if (width_ == IdWidth::bits64) {
+    } else if (width == IdWidth::bits64) {
       for (int b = 0; b < 8; ++b) out += static_cast<char>(id.lo >> (8 * b));
     } else {
       const Uuid u = id.to_uuid();
       out.append(reinterpret_cast<const char*>(u.bytes.data()), u.bytes.size());
     }
   }
-  if (std::fwrite(out.data(), 1, out.size(), file_) != out.size()) {
-    throw IdFileError(fmt::format("{}: write failed: {}", path_.empty() ? "stdout" : temp_path_,
-                                  std::strerror(errno)));
-  }
 }
 
-void IdFileWriter::commit() {
-  if (file_ == stdout) {
-    std::fflush(stdout);
-    committed_ = true;
-    return;
-  }
-  const bool flushed = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
-  const bool closed = std::fclose(file_) == 0;
-  file_ = nullptr;
-  if (!flushed || !closed || std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    throw IdFileError(fmt::format("{}: cannot write: {}", path_, std::strerror(errno)));
-  }
-  committed_ = true;
+IdFileWriter::IdFileWriter(std::string path, FileFormat format, IdWidth width)
+    : out_(std::move(path)), format_(format), width_(width) {}
+
+void IdFileWriter::write(std::span<const Id> ids) {
+  scratch_.clear();
+  encode_ids(scratch_, ids, format_, width_);
+  out_.write(scratch_);
 }
 
 }  // namespace idbench

@@ -6,8 +6,8 @@
 //           cannot be seen in the bytes, so the reader is told (`--id-bits`).
 //
 // Readers reject bad input with `IdFileError`, whose message names the file and line.
-// Writers write to `PATH.tmp-<pid>` and rename over PATH when done, so a reader never sees a
-// half-written file.
+// Writers go through plumbing::OutputFile: a regular file is replaced only when complete, a
+// device, FIFO or /dev/stdout is written through, a symlink's target is written.
 //
 // Thread safety: functions are thread-compatible; an `IdFileWriter` is not thread-safe.
 #pragma once
@@ -20,6 +20,7 @@
 
 #include "generators/errors.hpp"
 #include "generators/id.hpp"
+#include "plumbing/atomic_file.hpp"
 
 namespace idbench {
 
@@ -48,25 +49,24 @@ struct IdStream {
 IdStream read_id_file(const std::string& path, FileFormat format,
                       IdWidth binary_width = IdWidth::bits64);
 
-// Writes IDs to a temp file beside `path`; `commit()` renames it into place. Destroyed without
-// commit (an error on the way), it removes the temp file. An empty path writes to stdout.
+// Appends `ids` to `out` in the file format (text lines, or binary records).
+void encode_ids(std::string& out, std::span<const Id> ids, FileFormat format, IdWidth width);
+
+// Writes IDs to `path` through a plumbing::OutputFile; `commit()` makes them visible.
+// Destroyed without commit (an error on the way), it leaves the old file as it was.
+// An empty path writes to stdout. Every failure is a plumbing::OutputError.
 class IdFileWriter {
  public:
   IdFileWriter(std::string path, FileFormat format, IdWidth width);
-  ~IdFileWriter();
-  IdFileWriter(const IdFileWriter&) = delete;
-  IdFileWriter& operator=(const IdFileWriter&) = delete;
 
   void write(std::span<const Id> ids);
-  void commit();
+  void commit() { out_.commit(); }
 
  private:
-  std::string path_;
-  std::string temp_path_;
+  plumbing::OutputFile out_;
   FileFormat format_;
   IdWidth width_;
-  std::FILE* file_ = nullptr;
-  bool committed_ = false;
+  std::string scratch_;
 };
 
 }  // namespace idbench

@@ -23,7 +23,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +53,8 @@ class OutputFile {
   void commit();
   // Removes the temp file without committing (idempotent; the destructor does it too).
   void abandon() noexcept;
+  // Bytes written so far (buffered or not).
+  std::size_t bytes_written() const { return written_; }
 
   // The path the user gave, for messages.
   const std::string& path() const { return path_; }
@@ -61,10 +62,18 @@ class OutputFile {
   bool writes_through() const { return through_; }
 
  private:
-  std::string path_;       // as given
-  std::string final_path_; // symlinks resolved
-  std::string temp_path_;  // empty when written through
-  std::FILE* file_ = nullptr;
+  friend void commit_all(std::vector<OutputFile>& files);
+  void flush_buffer();
+  void finish();   // flush, fsync, close; the temp file stays until publish() or abandon()
+  void publish();  // rename the finished temp file into place, fsync the directory
+  [[noreturn]] void fail(const char* what, int err);
+
+  std::string path_;        // as given
+  std::string final_path_;  // symlinks resolved
+  std::string temp_path_;   // empty when written through
+  std::string buffer_;      // bytes not yet handed to write(2)
+  std::size_t written_ = 0;
+  int fd_ = -1;
   bool through_ = false;
   bool done_ = false;
 };
