@@ -100,7 +100,7 @@ def run_info(results: Results) -> tuple[Table, list[str], dict]:
             _run_row("chaos.json", ch.present, ch.run_context, _chaos_ran(ch) if ch.present else "")]
     contexts = {k: dict(x.run_context) for k, x in (("bench", b), ("locality", loc), ("chaos", ch))
                 if x.present and x.run_context}
-    info = dict(contexts)
+    info = {k: dict(rc) for k, rc in contexts.items()}  # the summary adds to its copies
     if "bench" in info:
         info["bench"].update(repetitions=b.max_repetitions(), benchmarks=len(b.runs),
                              timer=b.context.get("idbench_timer"))
