@@ -1,7 +1,8 @@
-// idbench list — what can be chosen: variants, layouts, policies.
+// idbench list — what can be chosen: variants, layouts, policies; as text or (--json) data.
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/list_json.hpp"
 #include "generators/layout.hpp"
 #include "generators/policy.hpp"
 #include "generators/registry.hpp"
@@ -10,7 +11,14 @@ namespace idbench::cli {
 
 void add_list_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("list", "List variants, layouts and policies, one a line");
+  static bool as_json = false;
+  cmd->add_flag("--json", as_json,
+                "Print every variant's full description, the layouts and policies as JSON");
   cmd->callback([] {
+    if (as_json) {
+      fmt::print("{}\n", catalog_json().dump(1));
+      return;
+    }
     fmt::print("variants:\n");
     for (const auto& v : variants()) {
       fmt::print("  {:<15} {:<8} {}\n", v.name, v.width == IdWidth::bits64 ? "64-bit" : "128-bit",

@@ -44,13 +44,75 @@ TEST(Registry, EveryVariantIssuesUniqueAscendingIdsFromOneThread) {
       ids.push_back(gen->next());
       if (i % 1000 == 0) clock->advance_ms(1);
     }
-    const bool ordered = v.name != "uuidv4" && v.name != "uuidv7-random" && v.name != "ticket-pair";
+    // Each stream strictly increases where the description promises it.
+    const bool ordered =
+        v.ordering == Ordering::k_sorted || v.ordering == Ordering::monotone_per_stream;
     if (ordered) {
       EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end())) << v.name;
     }
     std::sort(ids.begin(), ids.end());
     EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end()) << v.name;
   }
+}
+
+// The description says how an ID carries its time; unix_ms_of reads it back as issued.
+TEST(Registry, UnixMsOfReadsTheTimeEveryVariantIssuesAt) {
+  for (const auto& v : variants()) {
+    auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+    const GeneratorOptions opts = manual_options(clock);
+    auto gen = make_generator(v.name, opts);
+    gen->next();
+    clock->advance_ms(7);
+    const std::optional<std::int64_t> ms = unix_ms_of(v.id_time, gen->next(), opts.layout);
+    if (v.id_time == IdTime::none) {
+      EXPECT_FALSE(ms.has_value()) << v.name;
+    } else {
+      EXPECT_EQ(ms, kStartMs + 7) << v.name;
+    }
+    EXPECT_EQ(v.id_time != IdTime::none, v.time_based) << v.name;
+    EXPECT_EQ(v.id_time == IdTime::layout, v.uses_layout) << v.name;
+    EXPECT_EQ(v.width == IdWidth::bits128, v.id_time == IdTime::uuidv7 || v.family == "uuid")
+        << v.name;
+  }
+}
+
+TEST(Registry, UnixMsOfRefusesWhatCarriesNoSuchTime) {
+  const Layout twitter = Layout::parse("twitter", kStartMs);
+  // Bits above 64 are no layout ID; a UUIDv4 has no Unix ms.
+  EXPECT_FALSE(unix_ms_of(IdTime::layout, Id{1, 0}, twitter).has_value());
+  Uuid v4{};
+  v4.bytes[6] = 0x40;
+  EXPECT_FALSE(unix_ms_of(IdTime::uuidv7, Id::from_uuid(v4), twitter).has_value());
+  // A tick whose ms is beyond int64: no wrapped time in 1969.
+  const Layout wide = Layout::from_spec(
+      {.spare_bit = false, .ts_bits = 62, .node = {{"node", 1}}, .seq_bits = 1, .unit_ms = 1000},
+      kStartMs);
+  EXPECT_FALSE(unix_ms_of(IdTime::layout, Id::from_u64(~std::uint64_t{0}), wide).has_value());
+  EXPECT_EQ(unix_ms_of(IdTime::layout, Id::from_u64(4), wide), 1000);
+}
+
+TEST(Registry, EnumNamesRoundTrip) {
+  for (IdTime how : {IdTime::none, IdTime::layout, IdTime::uuidv7}) {
+    EXPECT_EQ(id_time_named(name_of(how)), how);
+  }
+  EXPECT_FALSE(id_time_named("sometimes").has_value());
+  EXPECT_EQ(name_of(Ordering::k_sorted_by_tick), "k_sorted_by_tick");
+  EXPECT_EQ(name_of(NodeIds::per_thread), "per_thread");
+}
+
+// Today's default matrices, now read from the descriptions: chaos quick {cas, uuidv7}, full
+// {mutex, cas, thread-local, uuidv7}; locality every variant.
+TEST(Registry, DefaultsReproduceTheMatrices) {
+  std::vector<std::string_view> quick, full;
+  for (const auto& v : variants()) {
+    if (v.defaults.chaos_quick) quick.push_back(v.name);
+    if (v.defaults.chaos) full.push_back(v.name);
+    EXPECT_TRUE(v.defaults.locality) << v.name;
+    EXPECT_TRUE(!v.defaults.chaos_quick || v.defaults.chaos) << v.name;
+    EXPECT_TRUE(!v.defaults.chaos || v.time_based) << v.name;
+  }
+  EXPECT_EQ(quick, (std::vector<std::string_view>{"cas", "uuidv7"}));
+  EXPECT_EQ(full, (std::vector<std::string_view>{"mutex", "cas", "thread-local", "uuidv7"}));
 }
 
 TEST(Snowflake, SequenceOverflowWaitsForTheNextMillisecond) {

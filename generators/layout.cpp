@@ -269,6 +269,13 @@ std::int64_t Layout::unix_ms_of_tick(std::int64_t tick) const {
   return spec_.epoch_unix_ms + tick * spec_.unit_ms;
 }
 
+std::optional<std::int64_t> Layout::checked_unix_ms_of_tick(std::int64_t tick) const {
+  std::int64_t ms = 0;
+  if (__builtin_mul_overflow(tick, spec_.unit_ms, &ms)) return std::nullopt;
+  if (__builtin_add_overflow(ms, spec_.epoch_unix_ms, &ms)) return std::nullopt;
+  return ms;
+}
+
 std::int64_t Layout::last_unix_ms() const {
   // Computed in long double: a wide custom layout (ts=62, unit=1s) outlives int64 ms, and
   // then "forever" is the honest answer.

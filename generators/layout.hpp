@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -99,6 +100,8 @@ class Layout {
   // Ticks since the epoch for a Unix time; floors, so it is negative before the epoch.
   std::int64_t tick_of_unix_ms(std::int64_t unix_ms) const;
   std::int64_t unix_ms_of_tick(std::int64_t tick) const;
+  // As above, but nullopt where tick × unit + epoch is beyond int64 (a wide custom layout).
+  std::optional<std::int64_t> checked_unix_ms_of_tick(std::int64_t tick) const;
   // The last Unix millisecond the layout can represent: its lifetime ends after it.
   std::int64_t last_unix_ms() const;
   // The format cap: IDs per second one node can issue, (max_seq + 1) per tick.

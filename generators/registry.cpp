@@ -27,6 +27,57 @@ std::span<const Variant> variants() {
   return all;
 }
 
+std::optional<std::int64_t> unix_ms_of(IdTime how, const Id& id, const Layout& layout) {
+  switch (how) {
+    case IdTime::none:
+      return std::nullopt;
+    case IdTime::layout:
+      if (id.hi != 0) return std::nullopt;
+      return layout.checked_unix_ms_of_tick(layout.decode(id.lo).tick);
+    case IdTime::uuidv7: {
+      // RFC 9562 §5.7: the top 48 bits are Unix ms, the next 4 the version.
+      if (((id.hi >> 12) & 0xF) != 7) return std::nullopt;
+      return static_cast<std::int64_t>(id.hi >> 16);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string_view name_of(IdTime how) {
+  switch (how) {
+    case IdTime::none: return "none";
+    case IdTime::layout: return "layout";
+    case IdTime::uuidv7: return "uuidv7";
+  }
+  return "?";
+}
+
+std::string_view name_of(Ordering ordering) {
+  switch (ordering) {
+    case Ordering::k_sorted: return "k_sorted";
+    case Ordering::k_sorted_by_tick: return "k_sorted_by_tick";
+    case Ordering::monotone_per_stream: return "monotone_per_stream";
+    case Ordering::none: return "none";
+  }
+  return "?";
+}
+
+std::string_view name_of(NodeIds node_ids) {
+  switch (node_ids) {
+    case NodeIds::none: return "none";
+    case NodeIds::one: return "one";
+    case NodeIds::per_thread: return "per_thread";
+  }
+  return "?";
+}
+
+std::optional<IdTime> id_time_named(std::string_view name) {
+  for (IdTime how : {IdTime::none, IdTime::layout, IdTime::uuidv7}) {
+    if (name_of(how) == name) return how;
+  }
+  return std::nullopt;
+}
+
 const Variant* find_variant(std::string_view name) {
   for (const auto& v : variants()) {
     if (v.name == name) return &v;

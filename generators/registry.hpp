@@ -30,7 +30,9 @@ enum class IdTime {
 // The ordering a variant promises; the chaos analysis judges exactly this promise.
 enum class Ordering {
   k_sorted,             // IDs issued further apart in real time than the bound sort in that order,
-                        // across nodes
+                        // across nodes; each stream strictly increases
+  k_sorted_by_tick,     // as k_sorted between ticks, but IDs within one tick are in no order,
+                        // even from one stream (random bits instead of a counter)
   monotone_per_stream,  // each caller's stream strictly increases; no promise across streams
   none,                 // no order (UUIDv4)
 };
@@ -54,8 +56,10 @@ struct MatrixDefaults {
 struct Variant {
   std::string_view name;
   std::string_view summary;
-  std::string_view family;  // "snowflake", "uuid", "counter": the model tests pick by this
-  std::string_view scheme;  // the decision-table row it belongs to: "Snowflake", "UUIDv7", ...
+  std::string_view family;  // "snowflake", "uuid", "counter"
+  // The brief's decision-table row it belongs to: "Snowflake", "UUIDv7", ...; empty for a
+  // baseline the table has no row for (the report gives it a row of its own).
+  std::string_view scheme;
   IdWidth width = IdWidth::bits64;
   Ordering ordering = Ordering::none;
   bool time_based = false;   // reads a clock, so takes a policy
@@ -69,7 +73,16 @@ struct Variant {
 
 // The Unix ms an ID carries, per `how`; nullopt for IdTime::none. `layout` is used only for
 // IdTime::layout.
+// Also nullopt when the ID carries no such time: a UUID whose version is not 7, a 64-bit
+// layout ID with bits above 64 set, or a tick whose Unix ms is beyond int64.
 std::optional<std::int64_t> unix_ms_of(IdTime how, const Id& id, const Layout& layout);
+
+// The names `idbench list --json` uses for the enums above ("k_sorted", "per_thread", ...).
+std::string_view name_of(IdTime how);
+std::string_view name_of(Ordering ordering);
+std::string_view name_of(NodeIds node_ids);
+// The inverse of name_of(IdTime), for `--id-time`; nullopt for an unknown name.
+std::optional<IdTime> id_time_named(std::string_view name);
 
 std::span<const Variant> variants();
 // nullptr when there is no such variant.

@@ -144,12 +144,19 @@ class ThreadLocalSnowflake {
 }  // namespace
 
 Variant describe_thread_local() {
-  return {"thread-local",
-          "Snowflake state per thread, thread i issuing as node+i: no shared write per ID",
-          IdWidth::bits64,
-          true,
-          true,
-          factory_of<ThreadLocalSnowflake>()};
+  return {.name = "thread-local",
+          .summary = "Snowflake state per thread, thread i issuing as node+i: no shared write per ID",
+          .family = "snowflake",
+          .scheme = "Snowflake",
+          .width = IdWidth::bits64,
+          .ordering = Ordering::k_sorted,
+          .time_based = true,
+          .uses_layout = true,
+          .node_ids = NodeIds::per_thread,
+          .id_time = IdTime::layout,
+          .in_process_lower_bound = false,
+          .defaults = {.chaos = true, .chaos_quick = false, .locality = true},
+          .make = factory_of<ThreadLocalSnowflake>()};
 }
 
 }  // namespace idbench

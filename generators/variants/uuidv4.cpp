@@ -24,12 +24,19 @@ class UuidV4 {
 }  // namespace
 
 Variant describe_uuidv4() {
-  return {"uuidv4",
-          "RFC 9562 UUIDv4: 122 CSPRNG bits, unordered",
-          IdWidth::bits128,
-          false,
-          false,
-          factory_of<UuidV4>()};
+  return {.name = "uuidv4",
+          .summary = "RFC 9562 UUIDv4: 122 CSPRNG bits, unordered",
+          .family = "uuid",
+          .scheme = "UUIDv4",
+          .width = IdWidth::bits128,
+          .ordering = Ordering::none,
+          .time_based = false,
+          .uses_layout = false,
+          .node_ids = NodeIds::none,
+          .id_time = IdTime::none,
+          .in_process_lower_bound = false,
+          .defaults = {.chaos = false, .chaos_quick = false, .locality = true},
+          .make = factory_of<UuidV4>()};
 }
 
 }  // namespace idbench

@@ -51,12 +51,19 @@ class UuidV7 {
 }  // namespace
 
 Variant describe_uuidv7() {
-  return {"uuidv7",
-          "RFC 9562 UUIDv7, 42-bit monotonic counter (§6.2 method 1), CSPRNG bits",
-          IdWidth::bits128,
-          true,
-          false,
-          factory_of<UuidV7>()};
+  return {.name = "uuidv7",
+          .summary = "RFC 9562 UUIDv7, 42-bit monotonic counter (§6.2 method 1), CSPRNG bits",
+          .family = "uuid",
+          .scheme = "UUIDv7",
+          .width = IdWidth::bits128,
+          .ordering = Ordering::k_sorted,
+          .time_based = true,
+          .uses_layout = false,
+          .node_ids = NodeIds::none,
+          .id_time = IdTime::uuidv7,
+          .in_process_lower_bound = false,
+          .defaults = {.chaos = true, .chaos_quick = true, .locality = true},
+          .make = factory_of<UuidV7>()};
 }
 
 }  // namespace idbench

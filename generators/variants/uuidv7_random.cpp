@@ -39,12 +39,19 @@ class UuidV7Random {
 }  // namespace
 
 Variant describe_uuidv7_random() {
-  return {"uuidv7-random",
-          "UUIDv7 without a counter: random bits only within a ms (libuuid)",
-          IdWidth::bits128,
-          true,
-          false,
-          factory_of<UuidV7Random>()};
+  return {.name = "uuidv7-random",
+          .summary = "UUIDv7 without a counter: random bits only within a ms (libuuid)",
+          .family = "uuid",
+          .scheme = "",
+          .width = IdWidth::bits128,
+          .ordering = Ordering::k_sorted_by_tick,
+          .time_based = true,
+          .uses_layout = false,
+          .node_ids = NodeIds::none,
+          .id_time = IdTime::uuidv7,
+          .in_process_lower_bound = false,
+          .defaults = {.chaos = false, .chaos_quick = false, .locality = true},
+          .make = factory_of<UuidV7Random>()};
 }
 
 }  // namespace idbench

@@ -1,0 +1,75 @@
+// list_json_test — `idbench list --json` parses and carries every variant's whole description.
+#include "cli/list_json.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+namespace idbench::cli {
+namespace {
+
+// The output of the real binary's `list --json`.
+std::string run_list_json() {
+  std::FILE* pipe = ::popen(IDBENCH_BIN " list --json", "r");
+  if (pipe == nullptr) return {};
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+  EXPECT_EQ(::pclose(pipe), 0);
+  return out;
+}
+
+const nlohmann::json* find_named(const nlohmann::json& list, std::string_view name) {
+  for (const auto& item : list) {
+    if (item.at("name") == name) return &item;
+  }
+  return nullptr;
+}
+
+TEST(ListJson, TheBinaryPrintsTheCatalog) {
+  const nlohmann::json doc = nlohmann::json::parse(run_list_json());  // throws unless JSON
+  EXPECT_EQ(doc, nlohmann::json::parse(catalog_json().dump()));
+}
+
+TEST(ListJson, CarriesEveryFieldOfEveryVariant) {
+  const nlohmann::json doc = nlohmann::json::parse(catalog_json().dump());
+  ASSERT_EQ(doc.at("variants").size(), variants().size());
+  for (const auto& v : variants()) {
+    const nlohmann::json* j = find_named(doc.at("variants"), v.name);
+    ASSERT_NE(j, nullptr) << v.name;
+    EXPECT_EQ(j->at("summary"), v.summary);
+    EXPECT_EQ(j->at("family"), v.family);
+    EXPECT_EQ(j->at("scheme"), v.scheme);
+    EXPECT_EQ(j->at("width_bits"), v.width == IdWidth::bits64 ? 64 : 128);
+    EXPECT_EQ(j->at("ordering"), name_of(v.ordering));
+    EXPECT_EQ(j->at("time_based"), v.time_based);
+    EXPECT_EQ(j->at("uses_layout"), v.uses_layout);
+    EXPECT_EQ(j->at("node_ids"), name_of(v.node_ids));
+    EXPECT_EQ(j->at("id_time"), name_of(v.id_time));
+    EXPECT_EQ(j->at("in_process_lower_bound"), v.in_process_lower_bound);
+    EXPECT_EQ(j->at("defaults").at("chaos"), v.defaults.chaos);
+    EXPECT_EQ(j->at("defaults").at("chaos_quick"), v.defaults.chaos_quick);
+    EXPECT_EQ(j->at("defaults").at("locality"), v.defaults.locality);
+    // Every key is one of the above: a field added to Variant must be added here too.
+    EXPECT_EQ(j->size(), 12u) << v.name;
+  }
+}
+
+TEST(ListJson, CarriesEveryLayoutAndPolicy) {
+  const nlohmann::json doc = nlohmann::json::parse(catalog_json().dump());
+  for (const auto& p : Layout::presets()) {
+    const nlohmann::json* j = find_named(doc.at("layouts"), p.name);
+    ASSERT_NE(j, nullptr) << p.name;
+    EXPECT_EQ(j->at("summary"), p.summary);
+    EXPECT_FALSE(j->at("spec").get<std::string>().empty());
+  }
+  for (const auto& p : policy_catalog()) {
+    const nlohmann::json* j = find_named(doc.at("policies"), p.name);
+    ASSERT_NE(j, nullptr) << p.name;
+    EXPECT_EQ(j->at("default_bound_ms"), p.default_bound_ms);
+  }
+}
+
+}  // namespace
+}  // namespace idbench::cli
