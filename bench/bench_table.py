@@ -7,7 +7,7 @@ With repetitions, the median aggregate of each benchmark is shown. Standard libr
 The targets name no variant: which variants a target applies to comes from the variant
 description bench.json carries (context key idbench_variants, what `idbench list --json`
 prints): a layout's variants must reach its format cap, a variant with a node id per thread
-must pass one node's cap, a UUIDv7 must cost about one clock read.
+must pass one node's cap, a time-ordered UUID must cost about one clock read.
 """
 import json
 import re
@@ -178,8 +178,8 @@ def check_targets(rows, variants, context):
             results.append((f"{v} (a node id per thread) 2 threads {lay} ids_per_s >= 1.9 x one "
                             "node's cap", bool(r and cap and r >= 1.9 * cap),
                             f"{si(r)} = {r / cap if r and cap else 0:.3f} x cap"))
-        if d.get("id_time") == "uuidv7":
-            results += uuidv7_targets(runs, v, layouts)
+        if d.get("family") == "uuid" and d.get("time_based"):
+            results += time_uuid_targets(runs, v, layouts)
         if d.get("node_ids") == "one" and d.get("uses_layout"):
             info += convoy_lines(runs, v, [lay for lay in layouts if lay not in capped])
     f1, f2 = runs.get("baseline/fetch_add/threads:1"), runs.get("baseline/fetch_add/threads:2")
@@ -188,8 +188,8 @@ def check_targets(rows, variants, context):
     return results, info
 
 
-def uuidv7_targets(runs, v, layouts):
-    """A UUIDv7 costs about one clock read, and far less than Boost's random UUID."""
+def time_uuid_targets(runs, v, layouts):
+    """A time-ordered UUID costs about one clock read, and far less than Boost's random one."""
     out = []
     cg, br = runs.get("baseline/clock_gettime"), runs.get("baseline/boost_random")
     for layout in layouts:
