@@ -2,8 +2,9 @@
 # idbench — the two commands:
 #   ./run.sh        install what is missing, build, run the default suite, write the report
 #   ./run.sh test   install what is missing, build, run every test through ctest (and the
-#                   ThreadSanitizer and AddressSanitizer+UBSan runs)
+#                   ThreadSanitizer and AddressSanitizer+UBSan runs, and every fuzz target 5 s)
 # Other commands: bench [--full] | locality | chaos | report | compare BASE NEW | smoke | build
+#                 | fuzz [SECONDS [TARGET...]]   (each fuzz target SECONDS, default 60)
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$PWD
@@ -22,6 +23,8 @@ build_packages=(cmake ninja-build g++ git libfmt-dev libcli11-dev nlohmann-json3
   faketime libfaketime)
 engine_packages=(mariadb-server mariadb-client postgresql postgresql-contrib)
 report_packages=(python3-matplotlib python3-scipy libbenchmark-tools)
+# The fuzz targets (fuzz/): clang and its libFuzzer runtime (libclang_rt.fuzzer on Debian 12).
+fuzz_packages=(clang libclang-rt-14-dev)
 
 ensure_packages() {
   local missing=()
@@ -96,8 +99,43 @@ smoke_variants() {
   done
 }
 
+# Runs each fuzz target (default: every folder of fuzz/corpus) for SECONDS from its seeds in
+# fuzz/corpus/TARGET plus what earlier runs found (build-fuzz/fuzz-runs/TARGET/corpus, outside
+# the repository); one line per target: executions, and the finding if any. A finding's input
+# is kept in build-fuzz/fuzz-runs/TARGET/artifacts and its report in .../log.
+run_fuzzers() {  # seconds [target...]
+  local seconds=$1 status=0 t runs log execs finding
+  shift
+  local targets=("$@")
+  [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(ls "$root/fuzz/corpus")
+  for t in "${targets[@]}"; do
+    [ -x "$root/build-fuzz/bin/fuzz_$t" ] || die "no fuzz target '$t' (fuzz/corpus lists them)"
+    runs=$root/build-fuzz/fuzz-runs/$t
+    log=$runs/log
+    mkdir -p "$runs/corpus" "$runs/artifacts"
+    finding=
+    if ! "$root/build-fuzz/bin/fuzz_$t" -max_total_time="$seconds" -timeout=10 \
+      -print_final_stats=1 -artifact_prefix="$runs/artifacts/" "$runs/corpus" \
+      "$root/fuzz/corpus/$t" >"$log" 2>&1; then
+      finding=$(grep -m1 -E 'FUZZ PROPERTY VIOLATED|runtime error|ERROR: (AddressSanitizer|libFuzzer)' \
+        "$log") || finding="the fuzzer failed"
+    fi
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    if [ -z "$finding" ]; then
+      printf '  %-16s %10s executions in %ss, no finding\n' "$t" "${execs:-?}" "$seconds" >&2
+    else
+      status=1
+      printf '  %-16s %10s executions, FOUND: %s\n' "$t" "${execs:-?}" "$finding" >&2
+      printf '  %-16s input: %s, report: %s\n' "" \
+        "$(grep -m1 -o "$runs/artifacts/[^ ]*" "$log" || echo '?')" "$log" >&2
+    fi
+  done
+  return "$status"
+}
+
 run_tests() {
-  ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}"
+  ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}" \
+    "${fuzz_packages[@]}"
   configure_and_build release
   say "ctest (release)"
   ctest --preset release
@@ -112,6 +150,9 @@ run_tests() {
   say "ctest under AddressSanitizer + UndefinedBehaviorSanitizer"
   ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1" \
     ctest --preset asan
+  configure_and_build fuzz fuzz_targets
+  say "fuzzing every parser, 5 s per target (./run.sh fuzz runs them longer)"
+  run_fuzzers 5
 }
 
 cmd=${1:-all}
@@ -142,6 +183,12 @@ case "$cmd" in
     mkdir -p "$latest"
     [ -x bench/locality/run_locality.sh ] || die "bench/locality/run_locality.sh is missing"
     bench/locality/run_locality.sh "$bin" "$latest/locality.json" "$@"
+    ;;
+  fuzz)
+    ensure_packages "${build_packages[@]}" "${fuzz_packages[@]}"
+    configure_and_build fuzz fuzz_targets
+    say "fuzzing, ${1:-60} s per target"
+    run_fuzzers "${1:-60}" "${@:2}"
     ;;
   chaos)
     ensure_packages "${build_packages[@]}"
@@ -178,7 +225,7 @@ case "$cmd" in
     say "done; results in $latest"
     ;;
   -h | --help | help)
-    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
     ;;
   *)
     die "unknown command '$cmd' (try ./run.sh --help)"
