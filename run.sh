@@ -181,8 +181,7 @@ case "$cmd" in
     ensure_packages "${build_packages[@]}" "${engine_packages[@]}"
     configure_and_build release
     mkdir -p "$latest"
-    [ -x bench/locality/run_locality.sh ] || die "bench/locality/run_locality.sh is missing"
-    bench/locality/run_locality.sh "$bin" "$latest/locality.json" "$@"
+    "$bin/idbench" locality --matrix --out "$latest/locality.json" "$@"
     ;;
   fuzz)
     ensure_packages "${build_packages[@]}" "${fuzz_packages[@]}"
@@ -214,8 +213,7 @@ case "$cmd" in
     mkdir -p "$latest"
     part "smoke: generate + check every variant" smoke
     [ -x bench/run_bench.sh ] && part "bench (quick)" bench/run_bench.sh "$bin" "$latest/bench.json"
-    [ -x bench/locality/run_locality.sh ] &&
-      part "locality matrix" bench/locality/run_locality.sh "$bin" "$latest/locality.json"
+    part "locality matrix" "$bin/idbench" locality --matrix --out "$latest/locality.json"
     [ -x chaos/run_chaos.sh ] && part "chaos matrix (quick)" chaos/run_chaos.sh "$bin" "$latest/chaos.json" --quick
     [ -x reports/render.sh ] && part "report" reports/render.sh "$latest"
     if [ ${#failed_parts[@]} -gt 0 ]; then
