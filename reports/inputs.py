@@ -3,8 +3,8 @@
 A results directory (reports/latest/ by default) holds up to three files:
 
     bench.json     Google Benchmark JSON from build/bin/idbench-bench (bench/run_bench.sh)
-    locality.json  {"context", "matrix": [...], "validation": {...} | null}
-                   (bench/locality/run_locality.sh)
+    locality.json  {"context", "complete", "matrix": [...], "validation": {...} | null}
+                   (idbench locality --matrix)
     chaos.json     {"context", "config", "complete", "cells": [...], ...} (chaos/run_chaos.sh)
 
 Each file carries the same run-context block (plumbing/run_context.hpp: commit, dirty, build
@@ -42,7 +42,7 @@ CHAOS_FILE = "chaos.json"
 # Where each file comes from, for "missing" sentences.
 PRODUCER = {
     BENCH_FILE: "./run.sh bench (bench/run_bench.sh)",
-    LOCALITY_FILE: "./run.sh locality (bench/locality/run_locality.sh)",
+    LOCALITY_FILE: "./run.sh locality (idbench locality --matrix)",
     CHAOS_FILE: "./run.sh chaos (chaos/run_chaos.sh)",
 }
 
