@@ -74,6 +74,19 @@ expect 0 "--matrix small" loc --matrix --out "$tmp/m.json" --rows 1000 --validat
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["complete"] and d["matrix"]' \
   "$tmp/m.json" || { echo "FAIL: matrix JSON"; failures=$((failures + 1)); }
 
+# An interrupted matrix keeps what it measured: a complete JSON of the runs so far, no temp file.
+mkdir "$tmp/int"
+"$idbench" locality --matrix --out "$tmp/int/m.json" --rows 1000000 --no-validate 2>/dev/null &
+pid=$!
+runs() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["matrix"]))' "$1" 2>/dev/null || echo 0; }
+for _ in $(seq 600); do [ "$(runs "$tmp/int/m.json")" -ge 2 ] && break; sleep 0.1; done
+kill -TERM "$pid"  # (a background job of a script ignores SIGINT)
+wait "$pid"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert not d["complete"] and len(d["matrix"]) >= 2 and "validation" not in d' \
+  "$tmp/int/m.json" || { echo "FAIL: interrupted matrix JSON"; failures=$((failures + 1)); }
+[ "$(ls -A "$tmp/int")" = m.json ] || { echo "FAIL: interrupted matrix left $(ls -A "$tmp/int")"; failures=$((failures + 1)); }
+echo "ok: interrupted matrix"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 
 #include "bench/locality/process.hpp"
@@ -36,6 +37,8 @@ class MatrixFile {
  public:
   explicit MatrixFile(std::string path) : path_(std::move(path)) {
     doc_ = {{"context", context_json()}, {"complete", false}, {"matrix", nlohmann::json::array()}};
+    // A matrix killed mid-write (SIGINT, SIGKILL) left its temp file: swept here.
+    plumbing::sweep_stale_temp_files(std::filesystem::path(path_).parent_path().string());
     plumbing::OutputFile first(path_);  // an unwritable --out fails now, before measuring
     if (first.writes_through()) {
       through_ = std::make_unique<plumbing::OutputFile>(std::move(first));

@@ -1,11 +1,14 @@
 // single_run.cpp — one locality run: build the stream, run one engine (see single_run.hpp).
 #include "bench/locality/single_run.hpp"
 
+#include <filesystem>
+
 #include "plumbing/atomic_file.hpp"
 
 namespace idbench::locality {
 
 void dump_keys(const KeyStream& stream, const std::string& path) {
+  plumbing::sweep_stale_temp_files(std::filesystem::path(path).parent_path().string());
   plumbing::OutputFile out(path);
   std::string chunk;
   for (const Id& id : stream.keys) {
