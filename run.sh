@@ -2,8 +2,9 @@
 # idbench — the two commands:
 #   ./run.sh        install what is missing, build, run the default suite, write the report
 #   ./run.sh test   install what is missing, build, run every test through ctest (and the
-#                   ThreadSanitizer and AddressSanitizer+UBSan runs)
+#                   ThreadSanitizer and AddressSanitizer+UBSan runs, and every fuzz target 5 s)
 # Other commands: bench [--full] | locality | chaos | report | compare BASE NEW | smoke | build
+#                 | fuzz [SECONDS [TARGET...]]   (each fuzz target SECONDS, default 60)
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$PWD
@@ -22,6 +23,8 @@ build_packages=(cmake ninja-build g++ git libfmt-dev libcli11-dev nlohmann-json3
   faketime libfaketime)
 engine_packages=(mariadb-server mariadb-client postgresql postgresql-contrib)
 report_packages=(python3-matplotlib python3-scipy libbenchmark-tools)
+# The fuzz targets (fuzz/): clang and its libFuzzer runtime (libclang_rt.fuzzer on Debian 12).
+fuzz_packages=(clang libclang-rt-14-dev)
 
 ensure_packages() {
   local missing=()
@@ -91,7 +94,8 @@ smoke_variants() {
 }
 
 run_tests() {
-  ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}"
+  ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}" \
+    "${fuzz_packages[@]}"
   configure_and_build release
   say "ctest (release)"
   ctest --preset release
@@ -106,6 +110,9 @@ run_tests() {
   say "ctest under AddressSanitizer + UndefinedBehaviorSanitizer"
   ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1" \
     ctest --preset asan
+  configure_and_build fuzz fuzz_targets
+  say "fuzzing every parser, 5 s per target (./run.sh fuzz runs them longer)"
+  fuzz/run_fuzz.sh "$root/build-fuzz/bin" 5
 }
 
 cmd=${1:-all}
@@ -134,8 +141,13 @@ case "$cmd" in
     ensure_packages "${build_packages[@]}" "${engine_packages[@]}"
     configure_and_build release
     mkdir -p "$latest"
-    [ -x bench/locality/run_locality.sh ] || die "bench/locality/run_locality.sh is missing"
-    bench/locality/run_locality.sh "$bin" "$latest/locality.json" "$@"
+    "$bin/idbench" locality --matrix --out "$latest/locality.json" "$@"
+    ;;
+  fuzz)
+    ensure_packages "${build_packages[@]}" "${fuzz_packages[@]}"
+    configure_and_build fuzz fuzz_targets
+    say "fuzzing, ${1:-60} s per target"
+    fuzz/run_fuzz.sh "$root/build-fuzz/bin" "${1:-60}" --keep-going "${@:2}"
     ;;
   chaos)
     ensure_packages "${build_packages[@]}"
@@ -161,8 +173,7 @@ case "$cmd" in
     mkdir -p "$latest"
     part "smoke: generate + check every variant" smoke
     [ -x bench/run_bench.sh ] && part "bench (quick)" bench/run_bench.sh "$bin" "$latest/bench.json"
-    [ -x bench/locality/run_locality.sh ] &&
-      part "locality matrix" bench/locality/run_locality.sh "$bin" "$latest/locality.json"
+    part "locality matrix" "$bin/idbench" locality --matrix --out "$latest/locality.json"
     [ -x chaos/run_chaos.sh ] && part "chaos matrix (quick)" chaos/run_chaos.sh "$bin" "$latest/chaos.json" --quick
     [ -x reports/render.sh ] && part "report" reports/render.sh "$latest"
     if [ ${#failed_parts[@]} -gt 0 ]; then
@@ -172,7 +183,7 @@ case "$cmd" in
     say "done; results in $latest"
     ;;
   -h | --help | help)
-    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
     ;;
   *)
     die "unknown command '$cmd' (try ./run.sh --help)"

@@ -3,7 +3,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include "bench/locality/locality_command.hpp"
 #include "chaos/chaos_command.hpp"
 #include "cli/commands.hpp"
 #include "generators/errors.hpp"
@@ -18,7 +17,7 @@ int main(int argc, char** argv) {
   add_generate_command(app);
   add_check_command(app);
   add_chaos_command(app);
-  idbench::locality::add_locality_command(app);
+  add_locality_command(app);
 
   try {
     app.parse(argc, argv);

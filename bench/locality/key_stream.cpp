@@ -1,12 +1,13 @@
+// key_stream.cpp — the keys of a locality run: a variant on a simulated clock, or synthetic.
 #include "bench/locality/key_stream.hpp"
 
 #include <fmt/format.h>
 
-#include <charconv>
-#include <fstream>
 #include <memory>
+#include <new>
 #include <random>
 
+#include "bench/locality/keys_file.hpp"
 #include "generators/clock.hpp"
 #include "generators/errors.hpp"
 #include "generators/registry.hpp"
@@ -46,70 +47,90 @@ struct SplitMix64 {
   std::uint64_t below(std::uint64_t n) { return (*this)() % n; }  // bias < 2^-40 for our n
 };
 
-KeyStream from_variant(const StreamSpec& spec) {
-  const Variant* variant = find_variant(spec.variant);
+const Variant& variant_named(const std::string& name) {
+  const Variant* variant = find_variant(name);
   if (variant == nullptr) {
     std::string names;
     for (const auto& v : variants())
       names += fmt::format("{}{}", names.empty() ? "" : ", ", v.name);
-    throw Error(fmt::format("unknown variant '{}'; one of: {}", spec.variant, names));
+    throw Error(fmt::format("unknown variant '{}'; one of: {}", name, names));
   }
-  if (spec.writers == 0 || spec.rate == 0) throw Error("--writers and --rate must be at least 1");
-  auto clock = std::make_shared<ManualClock>(spec.start_unix_ms * 1'000'000);
+  return *variant;
+}
+
+// The writers' generators on one manual clock. Clock readers are per writer (node id = writer
+// index); counters and random UUIDs model one shared service.
+std::vector<std::unique_ptr<Generator>> make_writers(const Variant& variant,
+                                                     const StreamSpec& spec, const Layout& layout,
+                                                     std::shared_ptr<ManualClock> clock) {
   GeneratorOptions opts;
-  opts.layout = Layout::parse(spec.layout);
-  opts.clock = clock;
-  // Clock readers are per writer; counters and random UUIDs model one shared service.
-  const std::uint64_t instances = variant->time_based ? spec.writers : 1;
+  opts.layout = layout;
+  opts.clock = std::move(clock);
+  const std::uint64_t instances = variant.time_based ? spec.writers : 1;
   std::vector<std::unique_ptr<Generator>> gens;
   for (std::uint64_t w = 0; w < instances; ++w) {
     opts.node = w;
-    if (variant->uses_layout) opts.layout.check_node(w);
+    if (variant.uses_layout) opts.layout.check_node(w);
     gens.push_back(make_generator(spec.variant, opts));
   }
+  return gens;
+}
+
+// Which writer issues each ID of simulated tick `tick`, in arrival order: each writer's share
+// (the remainder rotates so no writer is favoured), taken in rounds, shuffled when random.
+void tick_order(const StreamSpec& spec, std::uint64_t tick, SplitMix64& rng,
+                std::vector<std::uint64_t>& share, std::vector<std::uint64_t>& order) {
+  for (std::uint64_t w = 0; w < spec.writers; ++w) {
+    share[w] =
+        spec.rate / spec.writers +
+        (((w + spec.writers - tick % spec.writers) % spec.writers) < spec.rate % spec.writers);
+  }
+  order.clear();
+  for (std::uint64_t round = 0;; ++round) {
+    bool any = false;
+    for (std::uint64_t w = 0; w < spec.writers; ++w) {
+      if (round < share[w]) {
+        order.push_back(w);
+        any = true;
+      }
+    }
+    if (!any) break;
+  }
+  if (spec.arrival == Arrival::random) {
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+  }
+}
+
+KeyStream from_variant(const StreamSpec& spec) {
+  const Variant& variant = variant_named(spec.variant);
+  if (spec.writers == 0) throw Error("--writers must be at least 1");
+  const Layout layout = Layout::parse(spec.layout);
+  const std::int64_t start_ms =
+      variant.uses_layout ? stream_start_unix_ms(layout, spec.start_unix_ms) : spec.start_unix_ms;
+  auto clock = std::make_shared<ManualClock>(start_ms * 1'000'000);
+  const auto gens = make_writers(variant, spec, layout, clock);
   KeyStream out;
-  out.width = variant->width;
+  out.width = variant.width;
   out.keys.reserve(spec.rows);
   SplitMix64 rng{spec.seed};
   std::vector<std::uint64_t> order;
   std::vector<std::uint64_t> share(spec.writers);
-  std::uint64_t tick = 0;
-  while (out.keys.size() < spec.rows) {
+  for (std::uint64_t tick = 0; out.keys.size() < spec.rows; ++tick) {
     // Advance to the start of this tick, never backwards: a generator that spun past it
     // (relax() lets simulated time pass) has already moved the clock on.
-    const std::int64_t target = (spec.start_unix_ms + static_cast<std::int64_t>(tick)) * 1'000'000;
+    const std::int64_t target = (start_ms + static_cast<std::int64_t>(tick)) * 1'000'000;
     if (clock->wall_ns() < target) clock->advance_ns(target - clock->wall_ns());
-    // Each writer's share of this tick; the remainder rotates so no writer is favoured.
-    for (std::uint64_t w = 0; w < spec.writers; ++w) {
-      share[w] =
-          spec.rate / spec.writers +
-          (((w + spec.writers - tick % spec.writers) % spec.writers) < spec.rate % spec.writers);
-    }
-    order.clear();
-    for (std::uint64_t round = 0;; ++round) {
-      bool any = false;
-      for (std::uint64_t w = 0; w < spec.writers; ++w) {
-        if (round < share[w]) {
-          order.push_back(w);
-          any = true;
-        }
-      }
-      if (!any) break;
-    }
-    if (spec.arrival == Arrival::random) {
-      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
-    }
+    tick_order(spec, tick, rng, share, order);
     for (std::uint64_t w : order) {
       if (out.keys.size() == spec.rows) break;
-      out.keys.push_back(gens[instances == 1 ? 0 : w]->next());
+      out.keys.push_back(gens[gens.size() == 1 ? 0 : w]->next());
     }
-    ++tick;
   }
-  const std::int64_t elapsed_ms = clock->wall_ms() - spec.start_unix_ms + 1;
+  const std::int64_t elapsed_ms = clock->wall_ms() - start_ms + 1;
   out.simulated_ms = static_cast<std::uint64_t>(std::max<std::int64_t>(elapsed_ms, 1));
   out.achieved_rate = static_cast<double>(out.keys.size()) / static_cast<double>(out.simulated_ms);
   out.description = fmt::format("{}{}, {} writer{}, {}/ms, {}", spec.variant,
-                                variant->uses_layout ? " (" + spec.layout + ")" : "", spec.writers,
+                                variant.uses_layout ? " (" + spec.layout + ")" : "", spec.writers,
                                 spec.writers == 1 ? "" : "s", spec.rate, to_string(spec.arrival));
   return out;
 }
@@ -130,52 +151,41 @@ KeyStream from_synthetic(const StreamSpec& spec) {
   return out;
 }
 
-KeyStream from_file(const StreamSpec& spec) {
-  std::ifstream in(spec.keys_file);
-  if (!in) throw Error(fmt::format("cannot read {}", spec.keys_file));
-  KeyStream out;
-  out.description = "keys from " + spec.keys_file;
-  std::string line;
-  std::uint64_t number = 0;
-  bool decided = false;
-  while (std::getline(in, line)) {
-    ++number;
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (line.empty()) continue;
-    const bool looks_uuid = line.size() == 32 || line.size() == 36;
-    if (!decided) {
-      out.width = looks_uuid ? IdWidth::bits128 : IdWidth::bits64;
-      decided = true;
-    }
-    if (out.width == IdWidth::bits128) {
-      auto u = Uuid::parse(line);
-      if (!u) throw Error(fmt::format("{}:{}: not a UUID: '{}'", spec.keys_file, number, line));
-      out.keys.push_back(Id::from_uuid(*u));
-    } else {
-      std::uint64_t v = 0;
-      auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), v);
-      if (ec != std::errc() || end != line.data() + line.size()) {
-        throw Error(
-            fmt::format("{}:{}: not a decimal 64-bit key: '{}'", spec.keys_file, number, line));
-      }
-      out.keys.push_back(Id::from_u64(v));
-    }
-    if (out.keys.size() == spec.rows) break;
+}  // namespace
+
+std::int64_t stream_start_unix_ms(const Layout& layout, std::int64_t preferred) {
+  if (preferred > layout.last_unix_ms()) {
+    throw EpochExhausted(fmt::format(
+        "the layout's lifetime ended at {}, before the simulated stream's start {}: it issues "
+        "no IDs today",
+        format_utc_ms(layout.last_unix_ms()), format_utc_ms(preferred)));
   }
-  if (out.keys.empty()) throw Error(fmt::format("{}: no keys", spec.keys_file));
-  return out;
+  return std::max(preferred, layout.epoch_unix_ms());
 }
 
-}  // namespace
+void check_rows(std::uint64_t rows, const char* flag) {
+  if (rows == 0) throw Error(fmt::format("{} must be ≥ 1", flag));
+  if (rows > kMaxRows) {
+    throw Error(fmt::format("{} must be at most {} (the keys are held in memory)", flag, kMaxRows));
+  }
+}
 
 KeyStream build_stream(const StreamSpec& spec) {
   const int sources =
       !spec.variant.empty() + (spec.synthetic != Synthetic::none) + !spec.keys_file.empty();
   if (sources != 1) throw Error("give exactly one of --variant, --synthetic, --keys");
-  if (spec.rows == 0) throw Error("--rows must be at least 1");
-  if (!spec.keys_file.empty()) return from_file(spec);
-  if (spec.synthetic != Synthetic::none) return from_synthetic(spec);
-  return from_variant(spec);
+  check_rows(spec.rows, "--rows");
+  if (spec.rate == 0) throw Error("--rate must be ≥ 1");
+  if (spec.rate > kMaxRatePerMs) {
+    throw Error(fmt::format("--rate must be at most {} IDs per ms", kMaxRatePerMs));
+  }
+  try {
+    if (!spec.keys_file.empty()) return read_keys_file(spec.keys_file, spec.rows);
+    if (spec.synthetic != Synthetic::none) return from_synthetic(spec);
+    return from_variant(spec);
+  } catch (const std::bad_alloc&) {
+    throw Error(fmt::format("not enough memory for {} keys: use fewer --rows", spec.rows));
+  }
 }
 
 }  // namespace idbench::locality

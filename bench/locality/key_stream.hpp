@@ -13,6 +13,10 @@
 //   * a file: one key per line, decimal for 64-bit keys, 32 hex digits or a canonical UUID
 //     for 128-bit keys.
 //
+// Bounds: rows and rate are at least 1; rows at most kMaxRows (the keys are held in memory),
+// rate at most kMaxRatePerMs (one tick's arrival order is held in memory); beyond either,
+// build_stream throws idbench::Error naming the bound.
+//
 // Determinism: the clock starts at a fixed instant and random arrival uses its own seeded
 // generator, so a stream from a counter or Snowflake variant is the same on every run. UUID
 // bits come from the kernel CSPRNG (generators/random.hpp) and differ between runs; the
@@ -26,12 +30,17 @@
 #include <vector>
 
 #include "generators/id.hpp"
+#include "generators/layout.hpp"
 
 namespace idbench::locality {
 
 enum class Arrival { round_robin, random };
 enum class Synthetic { none, sequential, random };
 enum class KeyType { bigint, binary16 };
+
+inline constexpr std::int64_t kDefaultStartUnixMs = 1'748'736'000'000;
+inline constexpr std::uint64_t kMaxRows = 100'000'000;
+inline constexpr std::uint64_t kMaxRatePerMs = 10'000'000;
 
 struct StreamSpec {
   std::string variant;  // a registry name, or empty
@@ -43,9 +52,9 @@ struct StreamSpec {
   std::uint64_t writers = 1;
   Arrival arrival = Arrival::round_robin;
   std::uint64_t seed = 1;
-  // The clock's start: 2025-06-01T00:00:00Z, after every preset layout's epoch (Sonyflake v2
-  // starts 2025-01-01) and fixed so runs repeat.
-  std::int64_t start_unix_ms = 1'748'736'000'000;
+  // The clock's preferred start: 2025-06-01T00:00:00Z, fixed so runs repeat. A layout whose
+  // lifetime does not hold it starts at its own epoch instead (stream_start_unix_ms).
+  std::int64_t start_unix_ms = kDefaultStartUnixMs;
 };
 
 struct KeyStream {
@@ -59,6 +68,15 @@ struct KeyStream {
 // Throws idbench::Error with a message for a person on a bad spec or a malformed file (the
 // message names the line).
 KeyStream build_stream(const StreamSpec& spec);
+
+// Where a variant's simulated clock starts for a layout: `preferred` when the layout's
+// lifetime holds it, else the layout's epoch (a layout whose epoch is later, such as `wide`).
+// Throws idbench::EpochExhausted (a refusal, exit 3) when the lifetime ended before
+// `preferred`: such a layout issues nothing today, so its stream would describe nothing real.
+std::int64_t stream_start_unix_ms(const Layout& layout, std::int64_t preferred);
+
+// Throws idbench::Error unless 1 ≤ rows ≤ kMaxRows; `flag` names the option in the message.
+void check_rows(std::uint64_t rows, const char* flag);
 
 std::string to_string(Arrival a);
 std::string to_string(KeyType k);

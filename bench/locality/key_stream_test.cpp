@@ -105,5 +105,89 @@ TEST(KeyStream, MalformedLineNamesItsNumber) {
   }
 }
 
+std::string message_of(const StreamSpec& s) {
+  try {
+    build_stream(s);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+StreamSpec layout_stream(const std::string& layout, std::uint64_t rows) {
+  StreamSpec s;
+  s.variant = std::string(first_with(true, IdWidth::bits64)->name);
+  s.layout = layout;
+  s.rows = rows;
+  return s;
+}
+
+// Issue 9, item 8: these aborted in vector::reserve / bad_alloc.
+TEST(KeyStream, HugeRowsAndRatesAreRefusedWithTheirBound) {
+  StreamSpec s = layout_stream("twitter", 18446744073709551615ull);
+  EXPECT_NE(message_of(s).find("--rows must be at most 100000000"), std::string::npos)
+      << message_of(s);
+  s.rows = 10'000'000'000ull;
+  EXPECT_NE(message_of(s).find("--rows must be at most"), std::string::npos) << message_of(s);
+  s.rows = 100;
+  s.rate = 18446744073709551615ull;
+  EXPECT_NE(message_of(s).find("--rate must be at most"), std::string::npos) << message_of(s);
+  s.synthetic = Synthetic::sequential;
+  s.variant.clear();
+  s.rate = 50;
+  s.rows = 18446744073709551615ull;
+  EXPECT_NE(message_of(s).find("--rows must be at most"), std::string::npos) << message_of(s);
+}
+
+// Issue 9, item 23: a 309-digit range was printed.
+TEST(KeyStream, ZeroRowsOrRateSayAtLeastOne) {
+  StreamSpec s = layout_stream("twitter", 0);
+  EXPECT_EQ(message_of(s), "--rows must be ≥ 1");
+  s.rows = 10;
+  s.rate = 0;
+  EXPECT_EQ(message_of(s), "--rate must be ≥ 1");
+}
+
+// Issue 9, item 22: the stream started 2025-06-01, before `wide`'s epoch (2026-01-01).
+TEST(KeyStream, ALayoutWhoseEpochIsLaterStartsAtItsEpoch) {
+  const Layout wide = Layout::parse("wide");
+  ASSERT_GT(wide.epoch_unix_ms(), kDefaultStartUnixMs);
+  EXPECT_EQ(stream_start_unix_ms(wide, kDefaultStartUnixMs), wide.epoch_unix_ms());
+  const KeyStream k = build_stream(layout_stream("wide", 1000));
+  ASSERT_EQ(k.keys.size(), 1000u);
+  EXPECT_EQ(wide.decode(k.keys.front().lo).tick, 0);
+}
+
+TEST(KeyStream, ALayoutThatHoldsTheDefaultStartKeepsIt) {
+  for (const char* name : {"twitter", "sonyflake", "discord"}) {
+    EXPECT_EQ(stream_start_unix_ms(Layout::parse(name), kDefaultStartUnixMs), kDefaultStartUnixMs)
+        << name;
+  }
+}
+
+TEST(KeyStream, ALayoutWhoseLifetimeEndedIsARefusal) {
+  StreamSpec s = layout_stream("baidu", 1000);
+  EXPECT_THROW(build_stream(s), EpochExhausted);
+}
+
+// Issue 9, item 23: a directory was "no keys".
+TEST(KeyStream, AKeysDirectoryIsNamedAsSuch) {
+  StreamSpec s;
+  s.keys_file = ::testing::TempDir();
+  EXPECT_NE(message_of(s).find("is a directory"), std::string::npos) << message_of(s);
+}
+
+TEST(KeyStream, ABinaryLineIsShownEscapedOnOneLine) {
+  const std::string bad = ::testing::TempDir() + "/binary.txt";
+  std::ofstream(bad) << "12\n\x1b[2J\x01\xff" << std::string(200, 'x') << "\n";
+  StreamSpec s;
+  s.keys_file = bad;
+  const std::string m = message_of(s);
+  EXPECT_NE(m.find(bad + ":2: "), std::string::npos) << m;
+  EXPECT_NE(m.find("\\x1b[2J\\x01\\xff"), std::string::npos) << m;
+  EXPECT_LT(m.size(), bad.size() + 100) << m;
+  for (const char c : m) EXPECT_TRUE(c >= 0x20 || c < 0) << m;
+}
+
 }  // namespace
 }  // namespace idbench::locality

@@ -1,3 +1,4 @@
+// validate.cpp — the model against real engines on the validation streams (see validate.hpp).
 #include "bench/locality/validate.hpp"
 
 #include <fmt/format.h>
@@ -10,45 +11,71 @@ namespace idbench::locality {
 
 namespace {
 
-// The Snowflake the issue names is "twitter": any registry variant that takes a layout issues
-// the same IDs from a manual clock, so the first one is used rather than a name.
-std::string first_layout_variant() {
+// The validation streams are picked by what a variant is, never by its name: the first
+// registry variant that fits each description.
+const Variant* first_variant(bool (*fits)(const Variant&)) {
   for (const auto& v : variants()) {
-    if (v.uses_layout && v.time_based) return std::string(v.name);
+    if (fits(v)) return &v;
   }
-  return {};
+  return nullptr;
+}
+
+// A UUID with no time and no order (UUIDv4).
+bool unordered_uuid(const Variant& v) {
+  return v.width == IdWidth::bits128 && v.id_time == IdTime::none && v.ordering == Ordering::none;
+}
+// A UUIDv7 with a counter: strictly increasing within a ms.
+bool counter_uuidv7(const Variant& v) {
+  return v.id_time == IdTime::uuidv7 && v.ordering == Ordering::k_sorted;
+}
+// A UUIDv7 with random bits within a ms.
+bool random_uuidv7(const Variant& v) {
+  return v.id_time == IdTime::uuidv7 && v.ordering != Ordering::k_sorted;
+}
+// The Snowflake the issue names is "twitter": any variant that takes a layout issues the same
+// IDs from a manual clock.
+bool layout_snowflake(const Variant& v) { return v.uses_layout && v.time_based; }
+
+StreamSpec variant_spec(const Variant& v, std::uint64_t rows, std::uint64_t rate,
+                        std::uint64_t writers = 1, Arrival arrival = Arrival::round_robin) {
+  StreamSpec s;
+  s.variant = std::string(v.name);
+  s.rows = rows;
+  s.rate = rate;
+  s.writers = writers;
+  s.arrival = arrival;
+  return s;
 }
 
 }  // namespace
 
 std::vector<ValidationStream> validation_matrix(std::uint64_t rows) {
-  auto spec = [rows](std::string variant, std::uint64_t rate, std::uint64_t writers = 1,
-                     Arrival arrival = Arrival::round_robin) {
-    StreamSpec s;
-    s.variant = std::move(variant);
-    s.rows = rows;
-    s.rate = rate;
-    s.writers = writers;
-    s.arrival = arrival;
-    return s;
-  };
   StreamSpec seq;
   seq.synthetic = Synthetic::sequential;
   seq.rows = rows;
   StreamSpec rnd = seq;
   rnd.synthetic = Synthetic::random;
-  const std::string snowflake = first_layout_variant();
-  return {
-      {"sequential bigint", seq, true},
-      {"uniform random bigint", rnd, false},
-      {"uuidv4", spec("uuidv4", 50), false},
-      {"uuidv7 (counter), 50/ms", spec("uuidv7", 50), true},
-      {"uuidv7-random, 5/ms", spec("uuidv7-random", 5), false},
-      {"uuidv7-random, 50/ms", spec("uuidv7-random", 50), false},
-      {"uuidv7-random, 1000/ms", spec("uuidv7-random", 1000), false},
-      {"twitter 8 writers x 5/ms, round-robin", spec(snowflake, 40, 8, Arrival::round_robin), true},
-      {"twitter 8 writers x 5/ms, random", spec(snowflake, 40, 8, Arrival::random), true},
-  };
+  std::vector<ValidationStream> out = {{"sequential bigint", seq, true},
+                                       {"uniform random bigint", rnd, false}};
+  if (const Variant* v = first_variant(unordered_uuid)) {
+    out.push_back({std::string(v->name), variant_spec(*v, rows, 50), false});
+  }
+  if (const Variant* v = first_variant(counter_uuidv7)) {
+    out.push_back({fmt::format("{} (counter), 50/ms", v->name), variant_spec(*v, rows, 50), true});
+  }
+  if (const Variant* v = first_variant(random_uuidv7)) {
+    for (const std::uint64_t rate : {5, 50, 1000}) {
+      out.push_back(
+          {fmt::format("{}, {}/ms", v->name, rate), variant_spec(*v, rows, rate), false});
+    }
+  }
+  if (const Variant* v = first_variant(layout_snowflake)) {
+    for (const Arrival a : {Arrival::round_robin, Arrival::random}) {
+      out.push_back({fmt::format("twitter 8 writers x 5/ms, {}", to_string(a)),
+                     variant_spec(*v, rows, 40, 8, a), true});
+    }
+  }
+  return out;
 }
 
 std::optional<double> ValidationRow::error() const {
@@ -102,37 +129,6 @@ ValidationReport run_validation(const ValidationOptions& options) {
     report.rows.push_back(std::move(row));
   }
   return report;
-}
-
-void print_validation(const ValidationReport& report, std::ostream& out) {
-  auto leaf = [](const std::optional<Metrics>& m) {
-    return m ? fmt::format("{}", *m->leaf_pages) : std::string("-");
-  };
-  auto fill = [](const std::optional<Metrics>& m) {
-    return m && m->avg_leaf_fill ? fmt::format("{:.1f}", 100 * *m->avg_leaf_fill)
-                                 : std::string("-");
-  };
-  out << fmt::format(
-      "{:<40} {:<8} {:>7} {:>7} {:>7} {:>5} {:>4} | {:>6} {:>6} | {:>7} {:>6} | {:>7} {:>6}\n",
-      "stream", "key", "model", "InnoDB", "err%", "tol%", "ok", "model%", "InnoDB%", "SQLite",
-      "fill%", "PG", "fill%");
-  for (const auto& r : report.rows) {
-    const auto err = r.error();
-    out << fmt::format(
-        "{:<40} {:<8} {:>7} {:>7} {:>7} {:>5.0f} {:>4} | {:>6.1f} {:>6} | {:>7} {:>6} | {:>7} "
-        "{:>6}\n",
-        r.stream.label, to_string(r.key_type), *r.model.leaf_pages, leaf(r.innodb),
-        err ? fmt::format("{:+.1f}", 100 * *err) : "-", 100 * r.tolerance,
-        r.innodb ? (r.pass() ? "ok" : "FAIL") : "-", 100 * *r.model.avg_leaf_fill, fill(r.innodb),
-        leaf(r.sqlite), fill(r.sqlite), leaf(r.postgres), fill(r.postgres));
-  }
-  for (const auto& u : report.unavailable) out << "note: " << u << "\n";
-  if (!report.innodb_ran) {
-    out << "InnoDB cross-check not run: the model was not validated.\n";
-  } else {
-    out << (report.pass() ? "model agrees with InnoDB on every stream\n"
-                          : "model DISAGREES with InnoDB beyond tolerance\n");
-  }
 }
 
 std::vector<std::string> check_order_agreement(const Metrics& model_sequential,

@@ -25,9 +25,11 @@ struct ValidationStream {
   bool ordered = true;  // key order fixed by the stream: the tight tolerance applies
 };
 
-// The matrix: sequential and uniform random BIGINT, uuidv4, uuidv7, uuidv7-random at
-// 5, 50 and 1000 per ms, and 8-writer Snowflake (twitter layout, 5 per ms per writer) with
-// round-robin and random arrival.
+// The matrix: sequential and uniform random BIGINT, an unordered UUID (UUIDv4), a
+// counter UUIDv7 at 50 per ms, a UUIDv7 with random bits within the ms at 5, 50 and 1000 per
+// ms, and 8-writer Snowflake (twitter layout, 5 per ms per writer) with round-robin and random
+// arrival. Each variant is the first in the registry whose description fits (width, id_time,
+// ordering, uses_layout); a stream no variant fits is left out.
 std::vector<ValidationStream> validation_matrix(std::uint64_t rows);
 
 struct ValidationRow {
@@ -58,7 +60,6 @@ struct ValidationReport {
 };
 
 ValidationReport run_validation(const ValidationOptions& options);
-void print_validation(const ValidationReport& report, std::ostream& out);
 
 // A weaker check for engines with other split rules (SQLite): both must agree that a random
 // stream needs clearly more leaf pages than a sequential one (ratio ≥ 1.15). Returns the

@@ -67,5 +67,29 @@ TEST(ValidateInnodb, PlantedDefectMiddleOnlySplitDisagreesWithMariadb) {
   EXPECT_FALSE(report.pass());
 }
 
+// The streams are chosen by description (issue 10), and are the ones the results were always
+// computed on: same labels, same variants, same rates.
+TEST(ValidationMatrix, SameStreamsAsBeforeChosenByDescription) {
+  const auto m = validation_matrix(1000);
+  std::vector<std::string> labels, variants_used;
+  for (const auto& vs : m) {
+    labels.push_back(vs.label);
+    variants_used.push_back(vs.spec.variant);
+  }
+  EXPECT_EQ(labels, (std::vector<std::string>{
+                        "sequential bigint", "uniform random bigint", "uuidv4",
+                        "uuidv7 (counter), 50/ms", "uuidv7-random, 5/ms", "uuidv7-random, 50/ms",
+                        "uuidv7-random, 1000/ms", "twitter 8 writers x 5/ms, round-robin",
+                        "twitter 8 writers x 5/ms, random"}));
+  EXPECT_EQ(variants_used,
+            (std::vector<std::string>{"", "", "uuidv4", "uuidv7", "uuidv7-random", "uuidv7-random",
+                                      "uuidv7-random", "mutex", "mutex"}));
+  EXPECT_EQ(m[6].spec.rate, 1000u);
+  EXPECT_EQ(m[8].spec.writers, 8u);
+  EXPECT_EQ(m[8].spec.arrival, Arrival::random);
+  EXPECT_EQ(m[3].ordered, true);
+  EXPECT_EQ(m[4].ordered, false);
+}
+
 }  // namespace
 }  // namespace idbench::locality

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# locality_cli_test.sh IDBENCH — end-to-end checks of `idbench locality`: exit codes, one-line
+# messages, and no half-written output (issue 9, items 8, 13, 22, 23; issue 10, --matrix).
+set -u
+idbench=$1
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+failures=0
+expect() {  # expect CODE "description" command...
+  local want=$1 what=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" -ne "$want" ]; then
+    echo "FAIL: $what: exit $got, want $want"; cat "$tmp/out" "$tmp/err"; failures=$((failures + 1))
+  else
+    echo "ok: $what"
+  fi
+}
+expect_err() {  # expect_err "fixed text" "description": in the last stderr, which is one line
+  if ! grep -qF -- "$1" "$tmp/err"; then
+    echo "FAIL: $2: no '$1' on stderr"; cat "$tmp/err"; failures=$((failures + 1))
+  elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+    echo "FAIL: $2: stderr is not one line"; cat "$tmp/err"; failures=$((failures + 1))
+  fi
+}
+loc() { "$idbench" locality "$@"; }
+
+# Item 8: these aborted (vector::reserve, bad_alloc).
+expect 2 "huge --rows" loc --synthetic sequential --rows 18446744073709551615
+expect_err "--rows must be at most 100000000" "huge --rows names the bound"
+expect 2 "--rows 1e10" loc --variant mutex --rows 10000000000
+expect_err "--rows must be at most" "--rows 1e10 names the bound"
+expect 2 "huge --rate" loc --variant mutex --rows 100 --rate 18446744073709551615
+expect_err "--rate must be at most" "huge --rate names the bound"
+
+# Item 23: "must be ≥ 1", not a 309-digit range.
+for flag in --rows --rate --pool-pages --validate-rows; do
+  args=(--synthetic sequential)
+  [ "$flag" = --validate-rows ] && args=(--matrix --out "$tmp/never.json")
+  expect 2 "$flag 0" loc "${args[@]}" "$flag" 0
+  expect_err "$flag must be ≥ 1" "$flag 0 says ≥ 1"
+done
+[ ! -e "$tmp/never.json" ] || { echo "FAIL: refused matrix wrote its file"; failures=$((failures + 1)); }
+expect 2 "--keys DIR" loc --keys "$tmp"
+expect_err "is a directory" "--keys DIR says so"
+printf '1\n2\nthree\n' >"$tmp/bad.txt"
+expect 2 "bad keys line" loc --keys "$tmp/bad.txt"
+expect_err "$tmp/bad.txt:3:" "bad keys line names file:line"
+
+# Item 22: `wide`'s epoch (2026-01-01) is after the default stream start.
+expect 0 "cas on the wide layout" loc --variant cas --layout wide --rows 2000
+expect 3 "a layout whose lifetime ended is a refusal" loc --variant cas --layout baidu --rows 2000
+expect_err "lifetime ended" "the refusal says why"
+
+# Item 13: never exit 0 with an empty or partial dump.
+for rows in 300 10000; do
+  expect 2 "--dump-keys /dev/full ($rows keys)" loc --synthetic sequential --rows "$rows" \
+    --dump-keys /dev/full
+done
+expect 2 "--dump-keys into a missing directory" loc --synthetic sequential --rows 300 \
+  --dump-keys "$tmp/none/keys.txt"
+echo keep >"$tmp/keys.txt"
+expect 0 "--dump-keys" loc --synthetic sequential --rows 300 --dump-keys "$tmp/keys.txt"
+[ "$(wc -l <"$tmp/keys.txt")" -eq 300 ] || { echo "FAIL: dump is not 300 keys"; failures=$((failures + 1)); }
+if ls -A "$tmp" | grep -q tmp-; then echo "FAIL: temp file left"; failures=$((failures + 1)); fi
+
+# The matrix: options, and a small complete run.
+expect 2 "--matrix without --out" loc --matrix
+expect 2 "--quick without --matrix" loc --synthetic sequential --quick
+expect 2 "--matrix with --variant" loc --matrix --out "$tmp/m.json" --variant mutex
+expect 0 "--matrix small" loc --matrix --out "$tmp/m.json" --rows 1000 --validate-rows 1000 \
+  --no-validate
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["complete"] and d["matrix"]' \
+  "$tmp/m.json" || { echo "FAIL: matrix JSON"; failures=$((failures + 1)); }
+
+# An interrupted matrix keeps what it measured: a complete JSON of the runs so far, no temp file.
+mkdir "$tmp/int"
+"$idbench" locality --matrix --out "$tmp/int/m.json" --rows 1000000 --no-validate 2>/dev/null &
+pid=$!
+runs() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["matrix"]))' "$1" 2>/dev/null || echo 0; }
+for _ in $(seq 600); do [ "$(runs "$tmp/int/m.json")" -ge 2 ] && break; sleep 0.1; done
+kill -TERM "$pid"  # (a background job of a script ignores SIGINT)
+wait "$pid"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert not d["complete"] and len(d["matrix"]) >= 2 and "validation" not in d' \
+  "$tmp/int/m.json" || { echo "FAIL: interrupted matrix JSON"; failures=$((failures + 1)); }
+[ "$(ls -A "$tmp/int")" = m.json ] || { echo "FAIL: interrupted matrix left $(ls -A "$tmp/int")"; failures=$((failures + 1)); }
+echo "ok: interrupted matrix"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all passed"

@@ -1,0 +1,139 @@
+// matrix.cpp — running the default locality matrix and keeping its JSON current (matrix.hpp).
+#include "bench/locality/matrix.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+
+#include "bench/locality/process.hpp"
+#include "bench/locality/results_json.hpp"
+#include "bench/locality/validate.hpp"
+#include "plumbing/atomic_file.hpp"
+
+namespace idbench::locality {
+
+namespace {
+
+using MonoClock = std::chrono::steady_clock;  // durations on the monotonic clock
+
+std::string minutes(double seconds) {
+  const auto s = static_cast<long long>(seconds + 0.5);
+  return s < 60 ? fmt::format("{}s", s) : fmt::format("{}m{:02}s", s / 60, s % 60);
+}
+
+std::string label_of(const RunSpec& r) {
+  const StreamSpec& s = r.stream;
+  if (s.variant.empty()) return fmt::format("{} bigint", to_string(s.synthetic));
+  return fmt::format("{}, {} writer{}, {}/ms", s.variant, s.writers, s.writers == 1 ? "" : "s",
+                     s.rate);
+}
+
+// The document, rewritten whole after every step (temp + rename). A target that is not a
+// regular file (/dev/stdout, a FIFO) is written through once, at the end: a stream cannot be
+// rewritten.
+class MatrixFile {
+ public:
+  explicit MatrixFile(std::string path) : path_(std::move(path)) {
+    doc_ = {{"context", context_json()}, {"complete", false}, {"matrix", nlohmann::json::array()}};
+    // A matrix killed mid-write (SIGINT, SIGKILL) left its temp file: swept here.
+    plumbing::sweep_stale_temp_files(std::filesystem::path(path_).parent_path().string());
+    plumbing::OutputFile first(path_);  // an unwritable --out fails now, before measuring
+    if (first.writes_through()) {
+      through_ = std::make_unique<plumbing::OutputFile>(std::move(first));
+      return;
+    }
+    first.write(text());
+    first.commit();
+  }
+  void add_run(nlohmann::json run) {
+    doc_["matrix"].push_back(std::move(run));
+    if (!through_) plumbing::write_file_atomically(path_, text());
+  }
+  void finish(nlohmann::json validation) {
+    doc_["validation"] = std::move(validation);
+    doc_["complete"] = true;
+    if (!through_) return plumbing::write_file_atomically(path_, text());
+    through_->write(text());
+    through_->commit();
+  }
+
+ private:
+  std::string text() const { return doc_.dump(2) + "\n"; }
+  std::string path_;
+  nlohmann::json doc_;
+  std::unique_ptr<plumbing::OutputFile> through_;
+};
+
+class Progress {
+ public:
+  explicit Progress(std::ostream* out) : out_(out) {}
+  void say(const std::string& line) const {
+    if (out_ != nullptr) *out_ << "[locality] " << line << std::endl;
+  }
+  void run(std::size_t i, std::size_t n, const std::string& what) const {
+    const double elapsed = std::chrono::duration<double>(MonoClock::now() - began_).count();
+    const std::string left =
+        i == 0 ? "" : fmt::format(", ~{} left for the model runs", minutes(elapsed / i * (n - i)));
+    if (out_ != nullptr) {
+      *out_ << fmt::format("[locality {}/{}] model: {} | {} elapsed{}", i + 1, n, what,
+                           minutes(elapsed), left)
+            << std::endl;
+    }
+  }
+
+ private:
+  std::ostream* out_;
+  MonoClock::time_point began_ = MonoClock::now();
+};
+
+// The validation object for the JSON, or null when it did not run.
+nlohmann::json cross_check(const MatrixOptions& options, const Progress& progress) {
+  if (!options.validate) {
+    progress.say("cross-check against real engines not asked for: skipped");
+    return nullptr;
+  }
+  if (find_program("mariadbd", {"/usr/sbin"}).empty()) {
+    progress.say("mariadb-server not installed: cross-check skipped");
+    return nullptr;
+  }
+  progress.say(
+      fmt::format("cross-check against real engines ({} rows; minutes)", options.validate_rows));
+  ValidationOptions v;
+  v.rows = options.validate_rows;
+  v.progress = options.progress;
+  ValidationReport report;
+  try {
+    report = run_validation(v);
+  } catch (const Error& e) {
+    progress.say(fmt::format("validation failed to run: {}", e.what()));
+    return nullptr;
+  }
+  if (!report.innodb_ran) {
+    progress.say("validation failed to run: InnoDB did not start");
+    return nullptr;
+  }
+  if (!report.pass()) progress.say("WARNING: the model disagrees with InnoDB");
+  return validation_json(report);
+}
+
+}  // namespace
+
+int run_matrix(const MatrixOptions& options) {
+  if (options.out.empty()) throw Error("--matrix needs --out FILE");
+  check_rows(options.rows, "--rows");
+  check_rows(options.validate_rows, "--validate-rows");
+  const std::vector<RunSpec> runs = plan_matrix(options.rows);
+  MatrixFile file(options.out);
+  const Progress progress(options.progress);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    progress.run(i, runs.size(), fmt::format("{} ({} rows)", label_of(runs[i]), options.rows));
+    file.add_run(run_json(runs[i], run_locality(runs[i])));
+  }
+  file.finish(cross_check(options, progress));
+  progress.say(fmt::format("wrote {}", options.out));
+  return 0;
+}
+
+}  // namespace idbench::locality

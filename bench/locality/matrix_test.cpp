@@ -1,0 +1,87 @@
+// The default locality matrix: its plan comes from the registry description, and its JSON is
+// what reports/inputs.py reads.
+#include "bench/locality/matrix.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "generators/registry.hpp"
+#include "plumbing/atomic_file.hpp"
+
+namespace idbench::locality {
+namespace {
+
+TEST(LocalityMatrix, PlanIsEveryLocalityVariantAtOneAndEightWritersThenTheBaselines) {
+  const auto plan = plan_matrix(1234);
+  std::size_t i = 0;
+  for (const auto& v : variants()) {
+    if (!v.defaults.locality) continue;
+    for (const std::uint64_t w : {1, 8}) {
+      ASSERT_LT(i, plan.size());
+      EXPECT_EQ(plan[i].stream.variant, v.name);
+      EXPECT_EQ(plan[i].stream.writers, w);
+      EXPECT_EQ(plan[i].stream.rate, 50u);
+      EXPECT_EQ(plan[i].stream.rows, 1234u);
+      EXPECT_EQ(plan[i].stream.layout, "twitter");
+      ++i;
+    }
+  }
+  ASSERT_EQ(plan.size(), i + 2);
+  EXPECT_EQ(plan[i].stream.synthetic, Synthetic::sequential);
+  EXPECT_EQ(plan[i + 1].stream.synthetic, Synthetic::random);
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+TEST(LocalityMatrix, WritesTheJsonTheReportReads) {
+  const std::string path = ::testing::TempDir() + "/locality-matrix.json";
+  MatrixOptions o;
+  o.rows = 2000;
+  o.validate = false;
+  o.out = path;
+  EXPECT_EQ(run_matrix(o), 0);
+  const auto doc = read_json(path);
+  EXPECT_EQ(doc["complete"], true);
+  ASSERT_TRUE(doc.contains("validation"));
+  EXPECT_TRUE(doc["validation"].is_null());
+  EXPECT_TRUE(doc["context"].is_object());
+  ASSERT_EQ(doc["matrix"].size(), plan_matrix(2000).size());
+  for (const auto& m : doc["matrix"]) {
+    for (const char* key : {"avg_leaf_fill", "splits_per_1k", "pool_miss_rate", "stream",
+                            "leaf_pages", "rows", "context"}) {
+      EXPECT_TRUE(m.contains(key)) << key;
+    }
+    EXPECT_EQ(m["rows"], 2000);
+  }
+  EXPECT_EQ(doc["matrix"].back()["stream"]["synthetic"], "random");
+  EXPECT_EQ(doc["matrix"][0]["stream"]["variant"], variants()[0].name);
+}
+
+TEST(LocalityMatrix, AnUnwritableOutputFails) {
+  MatrixOptions o;
+  o.rows = 2000;
+  o.validate = false;
+  o.out = ::testing::TempDir() + "/no-such-dir/m.json";
+  EXPECT_THROW(run_matrix(o), plumbing::OutputError);
+  o.out = "/dev/full";
+  EXPECT_THROW(run_matrix(o), plumbing::OutputError);
+}
+
+TEST(LocalityMatrix, RowsOutOfBoundsAreRefused) {
+  MatrixOptions o;
+  o.out = ::testing::TempDir() + "/never.json";
+  o.rows = 0;
+  EXPECT_THROW(run_matrix(o), Error);
+  o.rows = 10'000'000'000ull;
+  EXPECT_THROW(run_matrix(o), Error);
+  EXPECT_FALSE(std::filesystem::exists(o.out));
+}
+
+}  // namespace
+}  // namespace idbench::locality

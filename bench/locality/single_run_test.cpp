@@ -1,0 +1,57 @@
+// One locality run, and its --dump-keys file: complete or absent (issue 9, item 13).
+#include "bench/locality/single_run.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "plumbing/atomic_file.hpp"
+
+namespace idbench::locality {
+namespace {
+
+RunSpec sequential(std::uint64_t rows, std::string dump) {
+  RunSpec r;
+  r.stream.synthetic = Synthetic::sequential;
+  r.stream.rows = rows;
+  r.dump_keys = std::move(dump);
+  return r;
+}
+
+TEST(SingleRun, DumpedKeysReplayToTheSameMetrics) {
+  const std::string path = ::testing::TempDir() + "/dumped.txt";
+  const RunResult direct = run_locality(sequential(10'000, path));
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str().substr(0, 6), "1\n2\n3\n");
+  RunSpec replay;
+  replay.stream.keys_file = path;
+  const RunResult again = run_locality(replay);
+  EXPECT_EQ(again.metrics.rows, 10'000u);
+  EXPECT_EQ(again.metrics.leaf_pages, direct.metrics.leaf_pages);
+}
+
+// It exited 0 with an empty file (300 keys) or left a 4 KB partial file (10 000 keys).
+TEST(SingleRun, DumpToAFullDeviceFails) {
+  for (const std::uint64_t rows : {300, 10'000}) {
+    EXPECT_THROW(run_locality(sequential(rows, "/dev/full")), plumbing::OutputError) << rows;
+  }
+}
+
+TEST(SingleRun, DumpIntoAMissingDirectoryFailsAndLeavesNothing) {
+  const std::string dir = ::testing::TempDir() + "/no-such-dir";
+  EXPECT_THROW(run_locality(sequential(300, dir + "/keys.txt")), plumbing::OutputError);
+  EXPECT_FALSE(std::filesystem::exists(dir));
+}
+
+TEST(SingleRun, PoolOfZeroPagesIsRefused) {
+  RunSpec r = sequential(100, "");
+  r.pool.pages = 0;
+  EXPECT_THROW(run_locality(r), Error);
+}
+
+}  // namespace
+}  // namespace idbench::locality

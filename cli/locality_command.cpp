@@ -1,0 +1,182 @@
+// idbench locality — where a stream of IDs lands in a clustered index: flags over the
+// bench/locality library (single_run.hpp, validate.hpp, matrix.hpp).
+//
+//   idbench locality (--variant V | --keys FILE | --synthetic sequential|random)
+//       [--layout L] [--key-type bigint|binary16] [--payload-bytes B] [--rows N] [--rate R]
+//       [--writers W] [--arrival round-robin|random] [--seed S]
+//       [--engine model|sqlite|mariadb|postgres] [--pool-pages N | --pool-percent P]
+//       [--dump-keys FILE] [--json]
+//   idbench locality --validate [--rows N] [--json]
+//   idbench locality --matrix --out FILE [--quick] [--rows N] [--validate-rows N] [--no-validate]
+//
+// Exit status: 0 done (validation: the model agrees with InnoDB; matrix: written);
+// 1 validation disagrees; 2 bad input; 3 a generator refused; 4 an engine's server is not
+// installed (the message names the Debian package).
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+#include "bench/locality/matrix.hpp"
+#include "bench/locality/results_json.hpp"
+#include "bench/locality/results_text.hpp"
+#include "bench/locality/single_run.hpp"
+#include "bench/locality/validate.hpp"
+#include "cli/commands.hpp"
+#include "generators/errors.hpp"
+#include "plumbing/exit_codes.hpp"
+
+namespace idbench::cli {
+namespace {
+
+using namespace idbench::locality;
+
+struct LocalityArgs {
+  RunSpec run;
+  std::string synthetic;
+  std::string arrival = "round-robin";
+  std::string key_type;  // empty: from the stream's width
+  std::optional<std::uint64_t> pool_pages;
+  double pool_percent = 10;
+  bool json = false;
+  bool validate = false;
+  bool matrix = false;
+  bool quick = false;
+  bool no_validate = false;
+  std::optional<std::uint64_t> rows, validate_rows;
+  std::string out;
+};
+
+void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << std::endl; }
+
+void run_one(LocalityArgs& a) {
+  RunSpec& spec = a.run;
+  if (a.rows) spec.stream.rows = *a.rows;
+  if (!a.synthetic.empty()) {
+    spec.stream.synthetic = a.synthetic == "random" ? Synthetic::random : Synthetic::sequential;
+  }
+  spec.stream.arrival = a.arrival == "random" ? Arrival::random : Arrival::round_robin;
+  if (!a.key_type.empty()) {
+    spec.key_type = a.key_type == "binary16" ? KeyType::binary16 : KeyType::bigint;
+  }
+  spec.pool = PoolSpec{a.pool_pages, a.pool_percent};
+  RunResult result;
+  try {
+    result = run_locality(spec);
+  } catch (const EngineUnavailable& e) {
+    fmt::print(stderr, "idbench locality: {}\n", e.what());
+    throw CLI::RuntimeError(kExitMissingTool);
+  }
+  if (a.json) {
+    print_json(run_json(spec, result));
+  } else {
+    print_run(result, std::cout);
+  }
+}
+
+void run_validate(const LocalityArgs& a) {
+  ValidationOptions opts;
+  if (a.rows) opts.rows = *a.rows;
+  check_rows(opts.rows, "--rows");
+  opts.progress = &std::cerr;
+  const ValidationReport report = run_validation(opts);
+  if (a.json) {
+    print_json(validation_json(report));
+  } else {
+    print_validation(report, std::cout);
+  }
+  if (!report.innodb_ran) throw CLI::RuntimeError(kExitMissingTool);
+  if (!report.pass()) throw CLI::RuntimeError(kExitFound);
+}
+
+void run_matrix_command(const LocalityArgs& a) {
+  MatrixOptions opts;
+  opts.rows = a.rows.value_or(a.quick ? kQuickRows : opts.rows);
+  opts.validate_rows = a.validate_rows.value_or(a.quick ? kQuickValidateRows : opts.validate_rows);
+  opts.validate = !a.no_validate;
+  opts.out = a.out;
+  opts.progress = &std::cerr;
+  const int status = run_matrix(opts);
+  if (status != kExitOk) throw CLI::RuntimeError(status);
+}
+
+void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
+  auto* variant = cmd->add_option("--variant", a.run.stream.variant, "Registry variant to drive");
+  auto* keys = cmd->add_option("--keys", a.run.stream.keys_file,
+                               "File of keys in arrival order: decimal, or UUID / 32 hex digits");
+  auto* synthetic = cmd->add_option("--synthetic", a.synthetic,
+                                    "A stream no generator makes: sequential or random bigint")
+                        ->check(CLI::IsMember({"sequential", "random"}));
+  variant->excludes(keys, synthetic);
+  keys->excludes(synthetic);
+  cmd->add_option("--layout", a.run.stream.layout, "Layout for Snowflake-family variants")
+      ->capture_default_str();
+  cmd->add_option("--rows", a.rows, "Rows to insert (default 1000000; validation: 300000)");
+  cmd->add_option("--rate", a.run.stream.rate, "IDs per simulated ms, all writers together")
+      ->capture_default_str();
+  cmd->add_option("--writers", a.run.stream.writers, "Writers (node ids 0..W-1)")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  cmd->add_option("--arrival", a.arrival, "Order within a tick: round-robin or random")
+      ->check(CLI::IsMember({"round-robin", "random"}))
+      ->capture_default_str();
+  cmd->add_option("--seed", a.run.stream.seed, "Seed of random arrival and synthetic random keys")
+      ->capture_default_str();
+  cmd->add_option("--dump-keys", a.run.dump_keys,
+                  "Also write the stream's keys to FILE (the --keys format), to replay them");
+}
+
+void add_engine_options(CLI::App* cmd, LocalityArgs& a) {
+  cmd->add_option("--key-type", a.key_type, "Primary key column: bigint or binary16")
+      ->check(CLI::IsMember({"bigint", "binary16"}));
+  cmd->add_option("--payload-bytes", a.run.payload_bytes, "Fixed-length column beside the key")
+      ->check(CLI::Range(0, 255))
+      ->capture_default_str();
+  cmd->add_option("--engine", a.run.engine, "model, sqlite, mariadb or postgres")
+      ->check(CLI::IsMember({"model", "sqlite", "mariadb", "postgres"}))
+      ->capture_default_str();
+  auto* pool_pages = cmd->add_option("--pool-pages", a.pool_pages, "LRU pool size in leaf pages");
+  auto* pool_percent = cmd->add_option("--pool-percent", a.pool_percent,
+                                       "LRU pool size as % of the final leaf pages")
+                           ->check(CLI::Range(0.001, 100.0))
+                           ->capture_default_str();
+  pool_pages->excludes(pool_percent);
+}
+
+}  // namespace
+
+void add_locality_command(CLI::App& app) {
+  auto args = std::make_shared<LocalityArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "locality",
+      "Where a stream of IDs lands in a clustered index: leaf fill, splits, pages touched and "
+      "buffer-pool misses, from an InnoDB model or a real engine");
+  add_stream_options(cmd, *args);
+  add_engine_options(cmd, *args);
+  cmd->add_flag("--json", args->json, "Print one JSON object");
+  auto* validate = cmd->add_flag("--validate", args->validate,
+                                 "Model vs real InnoDB (and SQLite, PostgreSQL) on the issue's "
+                                 "validation streams");
+  auto* matrix = cmd->add_flag("--matrix", args->matrix,
+                               "Run the default matrix (every variant × 1, 8 writers, baselines, "
+                               "cross-check) and write --out (progress on stderr)");
+  auto* out = cmd->add_option("--out", args->out, "matrix: the JSON file to write");
+  auto* quick = cmd->add_flag("--quick", args->quick, "matrix: 100000 rows, cross-check 30000");
+  auto* validate_rows = cmd->add_option("--validate-rows", args->validate_rows,
+                                       "matrix: rows of the cross-check (default 300000)");
+  auto* no_validate =
+      cmd->add_flag("--no-validate", args->no_validate, "matrix: skip the cross-check");
+  for (auto* only_matrix : {out, quick, validate_rows, no_validate}) only_matrix->needs(matrix);
+  for (const char* stream : {"--variant", "--keys", "--synthetic"}) {
+    validate->excludes(stream);
+    matrix->excludes(stream);
+  }
+  matrix->excludes(validate);
+  cmd->callback([args, validate, matrix]() {
+    if (matrix->count() > 0) return run_matrix_command(*args);
+    if (validate->count() > 0) return run_validate(*args);
+    run_one(*args);
+  });
+}
+
+}  // namespace idbench::cli

@@ -1,0 +1,68 @@
+// decode_fuzz.cpp — fuzz target for what `idbench decode` does with its input
+// (cli/decode_command.cpp): the layout is Layout::parse, the ID a whole decimal u64 (decoded by
+// the layout) or else a Uuid::parse (decoded by its version). The command is not a library
+// function, so this target calls the same functions in the same order.
+//
+// Input: `LAYOUT\nID`, or just `ID` with the twitter layout.
+// Properties: a bad layout is a LayoutError with one clean line; a decimal ID decodes to fields
+// that encode back to it (less any bits above the layout), at a time inside the layout's
+// lifetime that formats; a v7 UUID's time formats.
+#include <charconv>
+#include <optional>
+
+#include "fuzz/fuzz_support.hpp"
+#include "generators/id.hpp"
+#include "generators/layout.hpp"
+
+namespace idbench::fuzz {
+namespace {
+
+constexpr std::int64_t kNowUnixMs = 1'800'000'000'000;  // as layout_fuzz: fixed, so runs repeat
+
+void decode_u64(const Layout& layout, std::uint64_t id) {
+  const LayoutFields f = layout.decode(id);
+  const int used = layout.ts_bits() + layout.node_bits() + layout.seq_bits();
+  const std::uint64_t field_bits = used >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << used) - 1;
+  require(layout.encode(f) == (id & field_bits), "layout {}: {} does not re-encode",
+          shown(layout.spec()), id);
+  const std::int64_t ms = layout.unix_ms_of_tick(f.tick);
+  require(ms >= layout.epoch_unix_ms() && ms <= layout.last_unix_ms(),
+          "layout {}: {} decodes to Unix ms {}, outside the lifetime", shown(layout.spec()), id,
+          ms);
+  require(!format_utc_ms(ms).empty(), "no time for {}", ms);
+  const auto parts = layout.split_node(f.node);
+  require(parts.size() == layout.node_parts().size(), "split_node of {}", f.node);
+}
+
+void decode_uuid(const Uuid& u) {
+  if (u.version() != 7) return;
+  const auto ms = static_cast<std::int64_t>(u.v7_unix_ms());
+  require(ms >= 0 && !format_utc_ms(ms).empty(), "no time for v7 {}", u.to_string());
+}
+
+}  // namespace
+}  // namespace idbench::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace idbench;
+  using namespace idbench::fuzz;
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  std::string_view layout_text = "twitter";
+  if (const std::size_t nl = text.find('\n'); nl != std::string_view::npos) {
+    layout_text = text.substr(0, nl);
+    text.remove_prefix(nl + 1);
+  }
+  std::optional<Layout> layout;
+  if (!expect_typed<LayoutError>("Layout::parse",
+                                 [&] { layout = Layout::parse(layout_text, kNowUnixMs); })) {
+    return 0;
+  }
+  std::uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec == std::errc{} && ptr == text.data() + text.size()) {
+    decode_u64(*layout, v);
+  } else if (const auto u = Uuid::parse(text)) {
+    decode_uuid(*u);
+  }
+  return 0;
+}
