@@ -93,40 +93,6 @@ smoke_variants() {
   done
 }
 
-# Runs each fuzz target (default: every folder of fuzz/corpus) for SECONDS from its seeds in
-# fuzz/corpus/TARGET plus what earlier runs found (build-fuzz/fuzz-runs/TARGET/corpus, outside
-# the repository); one line per target: executions, and the finding if any. A finding's input
-# is kept in build-fuzz/fuzz-runs/TARGET/artifacts and its report in .../log.
-run_fuzzers() {  # seconds [target...]
-  local seconds=$1 status=0 t runs log execs finding
-  shift
-  local targets=("$@")
-  [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(ls "$root/fuzz/corpus")
-  for t in "${targets[@]}"; do
-    [ -x "$root/build-fuzz/bin/fuzz_$t" ] || die "no fuzz target '$t' (fuzz/corpus lists them)"
-    runs=$root/build-fuzz/fuzz-runs/$t
-    log=$runs/log
-    mkdir -p "$runs/corpus" "$runs/artifacts"
-    finding=
-    if ! "$root/build-fuzz/bin/fuzz_$t" -max_total_time="$seconds" -timeout=10 \
-      -print_final_stats=1 -artifact_prefix="$runs/artifacts/" "$runs/corpus" \
-      "$root/fuzz/corpus/$t" >"$log" 2>&1; then
-      finding=$(grep -m1 -E 'FUZZ PROPERTY VIOLATED|runtime error|ERROR: (AddressSanitizer|libFuzzer)' \
-        "$log") || finding="the fuzzer failed"
-    fi
-    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    if [ -z "$finding" ]; then
-      printf '  %-16s %10s executions in %ss, no finding\n' "$t" "${execs:-?}" "$seconds" >&2
-    else
-      status=1
-      printf '  %-16s %10s executions, FOUND: %s\n' "$t" "${execs:-?}" "$finding" >&2
-      printf '  %-16s input: %s, report: %s\n' "" \
-        "$(grep -m1 -o "$runs/artifacts/[^ ]*" "$log" || echo '?')" "$log" >&2
-    fi
-  done
-  return "$status"
-}
-
 run_tests() {
   ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}" \
     "${fuzz_packages[@]}"
@@ -146,7 +112,7 @@ run_tests() {
     ctest --preset asan
   configure_and_build fuzz fuzz_targets
   say "fuzzing every parser, 5 s per target (./run.sh fuzz runs them longer)"
-  run_fuzzers 5
+  fuzz/run_fuzz.sh "$root/build-fuzz/bin" 5
 }
 
 cmd=${1:-all}
@@ -181,7 +147,7 @@ case "$cmd" in
     ensure_packages "${build_packages[@]}" "${fuzz_packages[@]}"
     configure_and_build fuzz fuzz_targets
     say "fuzzing, ${1:-60} s per target"
-    run_fuzzers "${1:-60}" "${@:2}"
+    fuzz/run_fuzz.sh "$root/build-fuzz/bin" "${1:-60}" --keep-going "${@:2}"
     ;;
   chaos)
     ensure_packages "${build_packages[@]}"

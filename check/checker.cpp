@@ -1,64 +1,98 @@
+// checker.cpp — streams of IDs in, a report of duplicates and order violations out.
 #include "check/checker.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <array>
+#include <limits>
+#include <optional>
+
+#include "check/radix.hpp"
 
 namespace idbench {
 namespace {
 
-// One LSD pass on a 16-bit digit; returns false (and leaves `keys` alone) when every key has
-// the same digit, so the pass would not move anything.
-template <class T, class Digit>
-bool radix_pass(std::vector<T>& keys, std::vector<T>& scratch, Digit digit) {
-  std::vector<std::size_t> count(1 << 16, 0);
-  for (const T& k : keys) ++count[digit(k)];
-  for (std::size_t c : count) {
-    if (c == keys.size()) return false;
-    if (c != 0) break;
-  }
-  std::size_t sum = 0;
-  for (std::size_t& c : count) {
-    const std::size_t n = c;
-    c = sum;
-    sum += n;
-  }
-  scratch.resize(keys.size());
-  for (const T& k : keys) scratch[count[digit(k)]++] = k;
-  keys.swap(scratch);
-  return true;
-}
+int bits_of(IdWidth w) { return w == IdWidth::bits64 ? 64 : 128; }
 
-template <class T>
-std::size_t find_duplicates(const std::vector<T>& sorted, std::size_t max_examples,
-                            std::vector<T>& examples) {
-  std::size_t dups = 0;
-  for (std::size_t i = 1; i < sorted.size(); ++i) {
-    if (sorted[i] != sorted[i - 1]) continue;
-    ++dups;
-    if (examples.size() < max_examples && (examples.empty() || examples.back() != sorted[i])) {
-      examples.push_back(sorted[i]);
-    }
+// Feeds streams, one after another, to one DuplicateFinder, and checks order as they pass.
+class ReportBuilder {
+ public:
+  explicit ReportBuilder(std::uint64_t budget) : budget_(budget) {}
+
+  void begin_stream(std::string name) {
+    starts_.push_back(total_);
+    report_.streams.push_back({std::move(name), 0, 0, 0});
+    has_prev_ = false;
   }
-  return dups;
-}
+
+  // Called before any add() of a stream whose width is known: creates the finder, or checks
+  // that this stream's width agrees with the first non-empty stream's.
+  void set_width(IdWidth width, std::uint64_t expected_ids) {
+    if (!finder_) {
+      finder_.emplace(width, budget_);
+      report_.width = width;
+      first_name_ = report_.streams.back().name;
+    } else if (width != report_.width) {
+      throw IdFileError(fmt::format("{}: holds {}-bit IDs but {} holds {}-bit IDs",
+                                    report_.streams.back().name, bits_of(width), first_name_,
+                                    bits_of(report_.width)));
+    }
+    if (expected_ids > 0) finder_->expect(expected_ids);
+  }
+
+  void add(const Id& id) {
+    StreamReport& s = report_.streams.back();
+    if (has_prev_ && id < prev_ && s.order_violations++ == 0) s.first_violation = s.count;
+    prev_ = id;
+    has_prev_ = true;
+    ++s.count;
+    ++total_;
+    finder_->add(id);
+  }
+
+  CheckReport finish(std::size_t max_examples) {
+    report_.total = total_;
+    if (!finder_) return std::move(report_);
+    DuplicateSummary d = finder_->finish(max_examples);
+    report_.duplicates = d.duplicates;
+    report_.duplicated_values = d.duplicated_values;
+    report_.spilled = d.spilled;
+    for (auto& e : d.examples) {
+      DuplicateExample ex{e.id, e.occurrences, {}};
+      for (std::uint64_t pos : e.positions) ex.places.push_back(place_of(pos));
+      report_.examples.push_back(std::move(ex));
+    }
+    return std::move(report_);
+  }
+
+ private:
+  DuplicatePlace place_of(std::uint64_t pos) const {
+    // The last stream that starts at or before pos (empty streams start where the next does).
+    const auto it = std::upper_bound(starts_.begin(), starts_.end(), pos) - 1;
+    const auto stream = static_cast<std::size_t>(it - starts_.begin());
+    return {stream, static_cast<std::size_t>(pos - *it)};
+  }
+
+  std::uint64_t budget_;
+  std::optional<DuplicateFinder> finder_;
+  std::string first_name_;
+  std::vector<std::uint64_t> starts_;
+  std::uint64_t total_ = 0;
+  Id prev_;
+  bool has_prev_ = false;
+  CheckReport report_;
+};
 
 }  // namespace
 
 void radix_sort(std::vector<std::uint64_t>& keys) {
   std::vector<std::uint64_t> scratch;
-  for (int shift = 0; shift < 64; shift += 16) {
-    radix_pass(keys, scratch, [shift](std::uint64_t k) { return (k >> shift) & 0xFFFF; });
-  }
+  radix::radix_sort_by(keys, scratch, [](std::uint64_t k) { return k; });
 }
 
 void radix_sort(std::vector<Id>& keys) {
   std::vector<Id> scratch;
-  for (int shift = 0; shift < 64; shift += 16) {
-    radix_pass(keys, scratch, [shift](const Id& k) { return (k.lo >> shift) & 0xFFFF; });
-  }
-  for (int shift = 0; shift < 64; shift += 16) {
-    radix_pass(keys, scratch, [shift](const Id& k) { return (k.hi >> shift) & 0xFFFF; });
-  }
+  radix::radix_sort_by(keys, scratch, [](const Id& k) -> const Id& { return k; });
 }
 
 std::size_t CheckReport::order_violations() const {
@@ -68,56 +102,35 @@ std::size_t CheckReport::order_violations() const {
 }
 
 CheckReport check_streams(std::span<const IdStream> streams, std::size_t max_examples) {
-  CheckReport report;
-  const bool wide = std::any_of(streams.begin(), streams.end(),
-                                [](const IdStream& s) { return s.width == IdWidth::bits128; });
-
+  ReportBuilder builder(std::numeric_limits<std::uint64_t>::max());
   for (const IdStream& s : streams) {
-    StreamReport sr{s.name, s.size(), 0, 0};
-    for (std::size_t i = 1; i < s.size(); ++i) {
-      if (s.at(i) < s.at(i - 1)) {
-        if (sr.order_violations++ == 0) sr.first_violation = i;
-      }
-    }
-    report.total += s.size();
-    report.streams.push_back(std::move(sr));
+    builder.begin_stream(s.name);
+    if (s.size() == 0) continue;
+    builder.set_width(s.width, s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) builder.add(s.at(i));
   }
+  return builder.finish(max_examples);
+}
 
-  std::vector<Id> dup_values;
-  if (wide) {
-    std::vector<Id> all;
-    all.reserve(report.total);
-    for (const IdStream& s : streams) {
-      for (std::size_t i = 0; i < s.size(); ++i) all.push_back(s.at(i));
-    }
-    radix_sort(all);
-    report.duplicates = find_duplicates(all, max_examples, dup_values);
-  } else {
-    std::vector<std::uint64_t> all;
-    all.reserve(report.total);
-    for (const IdStream& s : streams) all.insert(all.end(), s.ids64.begin(), s.ids64.end());
-    radix_sort(all);
-    std::vector<std::uint64_t> values;
-    report.duplicates = find_duplicates(all, max_examples, values);
-    for (std::uint64_t v : values) dup_values.push_back(Id::from_u64(v));
-  }
-
-  // Locate the few duplicated values: one more pass over the streams.
-  for (const Id& v : dup_values) report.examples.push_back({v, 0, {}});
-  if (!dup_values.empty()) {
-    for (std::size_t si = 0; si < streams.size(); ++si) {
-      for (std::size_t i = 0; i < streams[si].size(); ++i) {
-        const Id id = streams[si].at(i);
-        for (auto& ex : report.examples) {
-          if (ex.id == id) {
-            ++ex.occurrences;
-            ex.places.push_back({si, i});
-          }
-        }
+CheckReport check_files(const std::vector<std::string>& paths, const CheckOptions& options) {
+  ReportBuilder builder(options.memory_budget > 0 ? options.memory_budget
+                                                  : default_memory_budget());
+  std::vector<Id> batch;
+  for (const std::string& path : paths) {
+    IdReader reader(path, options.format, options.width);
+    builder.begin_stream(path);
+    bool first = true;
+    while (reader.next(batch, 1 << 16)) {
+      if (first) {
+        const bool exact = options.format == FileFormat::binary;
+        const std::uint64_t record = *reader.width() == IdWidth::bits64 ? 8 : 16;
+        builder.set_width(*reader.width(), exact ? reader.size_bytes() / record : 0);
+        first = false;
       }
+      for (const Id& id : batch) builder.add(id);
     }
   }
-  return report;
+  return builder.finish(options.max_examples);
 }
 
 }  // namespace idbench

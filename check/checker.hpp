@@ -1,17 +1,17 @@
 // checker.hpp — the duplicate finder and order checker every idbench tool trusts.
 //
-// `check_streams` takes streams of IDs (one per file, thread or node) and reports
-//   * duplicates: IDs equal to an ID seen before, across all streams, with the first few
-//     values and every place each of them occurs;
+// `check_files` streams files of IDs (one stream each) and `check_streams` takes streams in
+// memory; both report
+//   * duplicates: IDs equal to an ID seen before, across all streams, counted as extra copies
+//     (a value seen 3 times counts 2), the number of distinct duplicated values, and the
+//     smallest few values with every place each of them occurs (up to 100 places);
 //   * order violations per stream: positions where an ID is smaller than the one before it
-//     (an equal neighbour is a duplicate, not an order violation).
+//     (an equal neighbour is a duplicate, not an order violation), found while streaming.
 //
-// How: all IDs are copied into one array and LSD radix-sorted (16-bit digits, passes whose
-// digit is the same for every key skipped, which time-ordered IDs make common), then equal
-// neighbours are counted. Cost: 8 + 8 bytes per 64-bit ID (the copy and the radix buffer) on
-// top of the streams themselves, 32 bytes per 128-bit ID; linear time.
+// How: see duplicate_finder.hpp — radix sort in memory, or hash partitions on disk above the
+// memory budget, so a file larger than memory is checked in bounded memory.
 //
-// Thread safety: pure functions.
+// Thread safety: pure functions (check_files uses a private temp dir when it spills).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "check/duplicate_finder.hpp"
 #include "check/id_file.hpp"
 
 namespace idbench {
@@ -43,16 +44,31 @@ struct StreamReport {
 
 struct CheckReport {
   std::size_t total = 0;
-  // IDs that repeat an earlier one: total minus distinct.
+  // IDs that repeat an earlier one (extra copies): total minus distinct.
   std::size_t duplicates = 0;
+  // Distinct values that occur more than once.
+  std::size_t duplicated_values = 0;
+  IdWidth width = IdWidth::bits64;  // of the non-empty streams; an empty stream has none
+  bool spilled = false;             // the IDs exceeded the memory budget and went to disk
   std::vector<DuplicateExample> examples;
   std::vector<StreamReport> streams;
 
   std::size_t order_violations() const;
 };
 
-// `max_examples` bounds how many duplicated values are located.
+// `max_examples` bounds how many duplicated values are located. Held in memory.
 CheckReport check_streams(std::span<const IdStream> streams, std::size_t max_examples = 5);
+
+struct CheckOptions {
+  FileFormat format = FileFormat::text;
+  std::optional<IdWidth> width;  // nullopt: text from each file's first line; binary 64
+  std::uint64_t memory_budget = 0;  // bytes; 0 means default_memory_budget()
+  std::size_t max_examples = 5;
+};
+
+// Streams every file once. Throws IdFileError on bad input (naming file and line), and when
+// two non-empty files hold IDs of different widths.
+CheckReport check_files(const std::vector<std::string>& paths, const CheckOptions& options);
 
 // Sorts in place; exposed for tests and for the chaos analyser.
 void radix_sort(std::vector<std::uint64_t>& keys);

@@ -1,136 +1,142 @@
 // id_file.cpp — reading and writing the shared ID file formats (text and binary).
 #include "check/id_file.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstring>
-#include <memory>
+
+#include "check/id_text.hpp"
 
 namespace idbench {
 namespace {
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+// The read buffer; also the longest line accepted (a valid line has at most 36 characters).
+constexpr std::size_t kReadBuffer = std::size_t{1} << 20;
 
-FilePtr open_or_throw(const std::string& path, const char* mode) {
-  FilePtr f(std::fopen(path.c_str(), mode));
-  if (!f) throw IdFileError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  return f;
-}
-
-bool is_decimal(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
-
-// Parses the text format in 1 MiB chunks; a line never exceeds 64 characters in a valid file.
-void read_text(const std::string& path, IdStream& out) {
-  FilePtr f = open_or_throw(path, "rb");
-  std::vector<char> buf(1 << 20);
-  std::size_t have = 0;
-  std::size_t line_no = 0;
-  bool width_known = false;
-  bool eof = false;
-  const auto parse_line = [&](std::string_view line) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) {
-      throw IdFileError(fmt::format("{}:{}: empty line (expected one ID per line)", path, line_no));
-    }
-    if (!width_known) {
-      out.width = is_decimal(line) ? IdWidth::bits64 : IdWidth::bits128;
-      width_known = true;
-    }
-    if (out.width == IdWidth::bits64) {
-      std::uint64_t v = 0;
-      auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), v);
-      if (ec != std::errc{} || ptr != line.data() + line.size() || !is_decimal(line)) {
-        throw IdFileError(fmt::format("{}:{}: '{}' is not a decimal 64-bit ID", path, line_no,
-                                      line.substr(0, 64)));
-      }
-      out.ids64.push_back(v);
-    } else {
-      const auto uuid = Uuid::parse(line);
-      if (!uuid) {
-        throw IdFileError(fmt::format("{}:{}: '{}' is not a UUID (the file's first line was)", path,
-                                      line_no, line.substr(0, 64)));
-      }
-      out.ids128.push_back(Id::from_uuid(*uuid));
-    }
-  };
-  while (!eof) {
-    const std::size_t n = std::fread(buf.data() + have, 1, buf.size() - have, f.get());
-    if (n == 0) {
-      if (std::ferror(f.get())) throw IdFileError(fmt::format("{}: read error", path));
-      eof = true;
-    }
-    have += n;
-    std::size_t start = 0;
-    for (;;) {
-      const void* nl = std::memchr(buf.data() + start, '\n', have - start);
-      if (nl == nullptr) break;
-      const std::size_t end = static_cast<const char*>(nl) - buf.data();
-      parse_line(std::string_view(buf.data() + start, end - start));
-      start = end + 1;
-    }
-    if (eof && start < have) {  // a last line without a newline
-      parse_line(std::string_view(buf.data() + start, have - start));
-      start = have;
-    }
-    if (!eof && start == 0 && have == buf.size()) {
-      throw IdFileError(
-          fmt::format("{}:{}: line longer than {} bytes", path, line_no + 1, buf.size()));
-    }
-    std::memmove(buf.data(), buf.data() + start, have - start);
-    have -= start;
-  }
-}
-
-void read_binary(const std::string& path, IdStream& out) {
-  FilePtr f = open_or_throw(path, "rb");
-  const std::size_t record = out.width == IdWidth::bits64 ? 8 : 16;
-  std::vector<std::uint8_t> buf(record << 16);
-  for (;;) {
-    const std::size_t n = std::fread(buf.data(), 1, buf.size(), f.get());
-    if (n == 0) break;
-    if (n % record != 0) {
-      // fread returns short only at EOF or on error, so a remainder means a truncated file.
-      throw IdFileError(
-          fmt::format("{}: size is not a multiple of {} bytes (truncated?)", path, record));
-    }
-    for (std::size_t i = 0; i < n; i += record) {
-      if (record == 8) {
-        std::uint64_t v = 0;
-        for (int b = 7; b >= 0; --b) v = v << 8 | buf[i + b];
-        out.ids64.push_back(v);
-      } else {
-        Uuid u;
-        std::memcpy(u.bytes.data(), &buf[i], 16);
-        out.ids128.push_back(Id::from_uuid(u));
-      }
-    }
-  }
-  if (std::ferror(f.get())) throw IdFileError(fmt::format("{}: read error", path));
-}
+std::size_t record_bytes(IdWidth w) { return w == IdWidth::bits64 ? 8 : 16; }
 
 }  // namespace
 
-IdStream read_id_file(const std::string& path, FileFormat format, IdWidth binary_width) {
+IdReader::IdReader(std::string path, FileFormat format, std::optional<IdWidth> width)
+    : path_(std::move(path)), format_(format), width_(width), buf_(kReadBuffer) {
+  if (format_ == FileFormat::binary && !width_) width_ = IdWidth::bits64;
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw IdFileError(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
+  struct stat st {};
+  if (::fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd_);
+    throw IdFileError(fmt::format("{}: is a directory (expected a file of IDs)", path_));
+  }
+  if (S_ISREG(st.st_mode)) size_ = static_cast<std::uint64_t>(st.st_size);
+}
+
+IdReader::~IdReader() { ::close(fd_); }
+
+// Moves the unread tail to the front and reads more; false at end of file.
+bool IdReader::refill() {
+  std::memmove(buf_.data(), buf_.data() + start_, have_ - start_);
+  have_ -= start_;
+  start_ = 0;
+  for (;;) {
+    const ssize_t n = ::read(fd_, buf_.data() + have_, buf_.size() - have_);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw IdFileError(fmt::format("{}: cannot read: {}", path_, std::strerror(errno)));
+    if (n == 0) eof_ = true;
+    have_ += static_cast<std::size_t>(n);
+    return n > 0;
+  }
+}
+
+void IdReader::parse_line(std::string_view line, std::vector<Id>& out) {
+  ++line_no_;
+  if (line.ends_with('\r')) line.remove_suffix(1);  // CRLF files are accepted
+  if (line.empty()) {
+    throw IdFileError(fmt::format("{}:{}: empty line (expected one ID per line)", path_, line_no_));
+  }
+  if (!width_) {
+    const WidthGuess guess = infer_id_width(line);
+    if (!guess.width) throw IdFileError(fmt::format("{}:{}: {}", path_, line_no_, guess.problem));
+    width_ = guess.width;
+  }
+  const auto id = parse_id_text(line, *width_);
+  if (!id) {
+    throw IdFileError(fmt::format("{}:{}: {}", path_, line_no_, explain_bad_id(line, *width_)));
+  }
+  out.push_back(*id);
+}
+
+void IdReader::take_records(std::vector<Id>& out, std::size_t max) {
+  const std::size_t record = record_bytes(*width_);
+  const std::size_t n = std::min((have_ - start_) / record, max - out.size());
+  for (std::size_t i = 0; i < n; ++i, start_ += record) {
+    const auto* p = reinterpret_cast<const std::uint8_t*>(buf_.data() + start_);
+    if (record == 8) {
+      std::uint64_t v = 0;
+      for (int b = 7; b >= 0; --b) v = v << 8 | p[b];
+      out.push_back(Id::from_u64(v));
+    } else {
+      Uuid u;
+      std::memcpy(u.bytes.data(), p, 16);
+      out.push_back(Id::from_uuid(u));
+    }
+  }
+}
+
+bool IdReader::next(std::vector<Id>& out, std::size_t max) {
+  out.clear();
+  while (out.size() < max) {
+    if (format_ == FileFormat::binary) {
+      if (have_ - start_ >= record_bytes(*width_)) {
+        take_records(out, max);
+      } else if (eof_ || !refill()) {
+        if (have_ > start_) {
+          throw IdFileError(fmt::format("{}: size is not a multiple of {} bytes (truncated?)",
+                                        path_, record_bytes(*width_)));
+        }
+        break;
+      }
+      continue;
+    }
+    const void* nl = std::memchr(buf_.data() + start_, '\n', have_ - start_);
+    if (nl != nullptr) {
+      const std::size_t end = static_cast<const char*>(nl) - buf_.data();
+      parse_line(std::string_view(buf_.data() + start_, end - start_), out);
+      start_ = end + 1;
+    } else if (eof_ || (start_ == 0 && have_ == buf_.size())) {
+      if (start_ == 0 && have_ == buf_.size()) {
+        throw IdFileError(
+            fmt::format("{}:{}: line longer than {} bytes", path_, line_no_ + 1, buf_.size()));
+      }
+      if (have_ > start_) parse_line(std::string_view(buf_.data() + start_, have_ - start_), out);
+      start_ = have_;
+      break;
+    } else {
+      refill();
+    }
+  }
+  return !out.empty();
+}
+
+IdStream read_id_file(const std::string& path, FileFormat format, std::optional<IdWidth> width) {
+  IdReader reader(path, format, width);
   IdStream out;
   out.name = path;
-  out.width = binary_width;
-  if (format == FileFormat::text) {
-    read_text(path, out);
-  } else {
-    read_binary(path, out);
+  std::vector<Id> batch;
+  while (reader.next(batch, 1 << 16)) {
+    out.width = *reader.width();
+    for (const Id& id : batch) {
+      if (out.width == IdWidth::bits64) {
+        out.ids64.push_back(id.lo);
+      } else {
+        out.ids128.push_back(id);
+      }
+    }
   }
+  if (reader.width()) out.width = *reader.width();
   return out;
 }
 

@@ -1,7 +1,8 @@
 // id_file.hpp — reading and writing files of IDs, the formats every idbench tool shares.
 //
 //   text    one ID a line: decimal for 64-bit IDs; a canonical UUID (or 32 hex digits) for
-//           128-bit ones. The width is taken from the first line.
+//           128-bit ones. The width is given, or taken from the first line (id_text.hpp
+//           states the rule); an empty file has no width.
 //   binary  little-endian u64 per 64-bit ID, or 16 bytes in network order per UUID; the width
 //           cannot be seen in the bytes, so the reader is told (`--id-bits`).
 //
@@ -13,7 +14,7 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -45,9 +46,44 @@ struct IdStream {
   }
 };
 
-// `binary_width` is used only for binary files.
+// Reads one file of IDs in batches, never holding more than a batch and a 1 MiB buffer: the
+// reader behind `check` at any size. Bad input throws IdFileError naming file and line.
+class IdReader {
+ public:
+  // `width`: for text, nullopt means "from the first line"; for binary, nullopt means 64.
+  IdReader(std::string path, FileFormat format, std::optional<IdWidth> width);
+  ~IdReader();
+  IdReader(const IdReader&) = delete;
+  IdReader& operator=(const IdReader&) = delete;
+
+  // Replaces `out` with the next up to `max` IDs; false when the file has no more.
+  bool next(std::vector<Id>& out, std::size_t max);
+  // nullopt until the first ID of a text file is read, and for an empty text file.
+  std::optional<IdWidth> width() const { return width_; }
+  const std::string& path() const { return path_; }
+  // The file's size when it is a regular file, else 0 (a FIFO, stdin).
+  std::uint64_t size_bytes() const { return size_; }
+
+ private:
+  bool refill();
+  void parse_line(std::string_view line, std::vector<Id>& out);
+  void take_records(std::vector<Id>& out, std::size_t max);
+
+  std::string path_;
+  FileFormat format_;
+  std::optional<IdWidth> width_;
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+  std::vector<char> buf_;
+  std::size_t start_ = 0;  // first unread byte in buf_
+  std::size_t have_ = 0;   // bytes in buf_
+  std::uint64_t line_no_ = 0;
+  bool eof_ = false;
+};
+
+// The whole file in memory. `width` as for IdReader.
 IdStream read_id_file(const std::string& path, FileFormat format,
-                      IdWidth binary_width = IdWidth::bits64);
+                      std::optional<IdWidth> width = std::nullopt);
 
 // Appends `ids` to `out` in the file format (text lines, or binary records).
 void encode_ids(std::string& out, std::span<const Id> ids, FileFormat format, IdWidth width);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "check/checker.hpp"
@@ -13,34 +14,33 @@ namespace {
 struct CheckArgs {
   std::vector<std::string> files;
   std::string format = "text";
-  int id_bits = 64;
+  int id_bits = 0;  // 0: text from each file's first line, binary 64
+  std::uint64_t max_memory = 0;  // 0: default_memory_budget()
   bool strict_order = false;
   bool json = false;
 };
 
+std::string plural(std::uint64_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
 void run_check(const CheckArgs& args) {
   const auto began = std::chrono::steady_clock::now();
-  const FileFormat format = args.format == "binary" ? FileFormat::binary : FileFormat::text;
-  std::vector<IdStream> streams;
-  for (const auto& path : args.files) {
-    streams.push_back(
-        read_id_file(path, format, args.id_bits == 128 ? IdWidth::bits128 : IdWidth::bits64));
-    if (streams.back().size() > 0 && streams.back().width != streams.front().width) {
-      throw IdFileError(fmt::format("{}: holds {}-bit IDs but {} holds {}-bit IDs", path,
-                                    streams.back().width == IdWidth::bits64 ? 64 : 128,
-                                    streams.front().name,
-                                    streams.front().width == IdWidth::bits64 ? 64 : 128));
-    }
-  }
-  const CheckReport report = check_streams(streams);
+  CheckOptions options;
+  options.format = args.format == "binary" ? FileFormat::binary : FileFormat::text;
+  if (args.id_bits != 0) options.width = args.id_bits == 128 ? IdWidth::bits128 : IdWidth::bits64;
+  options.memory_budget = args.max_memory;
+  const CheckReport report = check_files(args.files, options);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-  const IdWidth width = streams.empty() ? IdWidth::bits64 : streams.front().width;
+  const IdWidth width = report.width;
+  const auto& streams = report.streams;
 
   if (args.json) {
     nlohmann::ordered_json out;
     out["ids"] = report.total;
     out["duplicates"] = report.duplicates;
+    out["duplicated_values"] = report.duplicated_values;
     out["order_violations"] = report.order_violations();
     for (const auto& ex : report.examples) {
       nlohmann::ordered_json e{{"id", to_text(ex.id, width)}, {"occurrences", ex.occurrences}};
@@ -53,21 +53,25 @@ void run_check(const CheckArgs& args) {
       out["streams"].push_back(
           {{"file", s.name}, {"ids", s.count}, {"order_violations", s.order_violations}});
     }
+    out["spilled_to_disk"] = report.spilled;
     out["seconds"] = seconds;
     fmt::print("{}\n", out.dump(2));
   } else {
-    fmt::print(
-        "{} IDs in {} stream{}: {} duplicate{}, {} order violation{} ({:.2f} s, {:.1f} M "
-        "IDs/s)\n",
-        report.total, streams.size(), streams.size() == 1 ? "" : "s", report.duplicates,
-        report.duplicates == 1 ? "" : "s", report.order_violations(),
-        report.order_violations() == 1 ? "" : "s", seconds,
-        seconds > 0 ? report.total / seconds / 1e6 : 0.0);
+    const std::string dups =
+        report.duplicates == 0
+            ? plural(0, "duplicate")
+            : fmt::format("{} (extra copies of {})", plural(report.duplicates, "duplicate"),
+                          plural(report.duplicated_values, "value"));
+    fmt::print("{} IDs in {}: {}, {} ({:.2f} s, {:.1f} M IDs/s)\n", report.total,
+               plural(streams.size(), "stream"), dups,
+               plural(report.order_violations(), "order violation"), seconds,
+               seconds > 0 ? report.total / seconds / 1e6 : 0.0);
     for (const auto& ex : report.examples) {
       std::string places;
       for (const auto& p : ex.places) {
         places += fmt::format(" {}:{}", streams[p.stream].name, p.index + 1);
       }
+      if (ex.occurrences > ex.places.size()) places += " ...";
       fmt::print("  duplicate {} ×{} at{}\n", to_text(ex.id, width), ex.occurrences, places);
     }
     for (const auto& s : report.streams) {
@@ -87,14 +91,23 @@ void run_check(const CheckArgs& args) {
 void add_check_command(CLI::App& app) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "check", "Find duplicates across files and order violations within each file");
+      "check",
+      "Find duplicates across files and order violations within each file. Duplicates are "
+      "counted as extra copies (a value seen 3 times counts 2); the number of distinct "
+      "duplicated values is printed beside them. Above --max-memory the IDs are partitioned "
+      "to temporary files, so any size can be checked.");
   cmd->add_option("files", args->files, "ID files; each is one stream")->required();
   cmd->add_option("--format", args->format, "text or binary")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "binary"}));
-  cmd->add_option("--id-bits", args->id_bits, "width of binary IDs: 64 or 128")
-      ->capture_default_str()
+  cmd->add_option("--id-bits", args->id_bits,
+                  "64 or 128 (default: text from each file's first line, where 32 decimal "
+                  "digits are refused as ambiguous; binary 64)")
       ->check(CLI::IsMember({64, 128}));
+  cmd->add_option("--max-memory", args->max_memory,
+                  "bytes the check may hold in memory (default: 1/4 of MemAvailable, within "
+                  "ulimit -v)")
+      ->check(CLI::Range(std::uint64_t{1} << 16, std::numeric_limits<std::uint64_t>::max()));
   cmd->add_flag("--strict-order", args->strict_order, "exit 1 on an order violation too");
   cmd->add_flag("--json", args->json, "print the report as JSON");
   cmd->callback([args] { run_check(*args); });

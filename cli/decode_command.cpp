@@ -1,9 +1,10 @@
 // idbench decode — every field of an ID, and the UTC time it carries.
 #include <fmt/format.h>
 
-#include <charconv>
+#include <bit>
 #include <nlohmann/json.hpp>
 
+#include "check/id_text.hpp"
 #include "cli/commands.hpp"
 #include "generators/errors.hpp"
 #include "generators/id.hpp"
@@ -24,6 +25,16 @@ nlohmann::ordered_json decode_u64(std::uint64_t id, const Layout& layout) {
   for (std::size_t i = 0; i < parts.size(); ++i) out[layout.node_parts()[i].name] = parts[i];
   if (parts.size() > 1) out["node"] = f.node;
   out["seq"] = f.seq;
+  // Bits above the layout's fields (the spare sign bit, or more in a narrow layout) are never
+  // set by a generator of this layout: the fields above would describe some other ID.
+  const int used = layout.ts_bits() + layout.node_bits() + layout.seq_bits();
+  if (used < 64 && (id >> used) != 0) {
+    out["valid"] = false;
+    out["warning"] = fmt::format(
+        "{} sets bit {} above the {} bits layout {} uses (its spare bit{}): not an ID this "
+        "layout issues",
+        id, 63 - std::countl_zero(id), used, layout.name(), used < 63 ? "s" : "");
+  }
   return out;
 }
 
@@ -41,6 +52,14 @@ nlohmann::ordered_json decode_uuid(const Uuid& u) {
   return out;
 }
 
+// The width of one command-line ID: given, or inferred by the rule in check/id_text.hpp.
+IdWidth width_of(const std::string& text, int id_bits) {
+  if (id_bits != 0) return id_bits == 128 ? IdWidth::bits128 : IdWidth::bits64;
+  const WidthGuess guess = infer_id_width(text);
+  if (!guess.width) throw Error(guess.problem);
+  return *guess.width;
+}
+
 }  // namespace
 
 void add_decode_command(CLI::App& app) {
@@ -49,33 +68,37 @@ void add_decode_command(CLI::App& app) {
   auto layout_name = std::make_shared<std::string>("twitter");
   auto ids = std::make_shared<std::vector<std::string>>();
   auto json = std::make_shared<bool>(false);
+  auto id_bits = std::make_shared<int>(0);
   cmd->add_option("--layout", *layout_name, "layout preset or spec for 64-bit IDs")
       ->capture_default_str();
+  cmd->add_option("--id-bits", *id_bits,
+                  "64 or 128 (default: decimal up to 20 digits is 64-bit, a UUID 128; 32 "
+                  "decimal digits are ambiguous and refused)")
+      ->check(CLI::IsMember({64, 128}));
   cmd->add_flag("--json", *json, "one JSON object per ID");
   cmd->add_option("ids", *ids, "IDs: decimal 64-bit, or a UUID")->required();
   cmd->callback([=] {
     const Layout layout = Layout::parse(*layout_name);
     for (const std::string& text : *ids) {
-      nlohmann::ordered_json out;
-      std::uint64_t v = 0;
-      auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (ec == std::errc{} && ptr == text.data() + text.size()) {
-        out = decode_u64(v, layout);
-      } else if (auto u = Uuid::parse(text)) {
-        out = decode_uuid(*u);
-      } else {
-        throw Error(fmt::format("'{}' is neither a decimal 64-bit ID nor a UUID", text));
-      }
+      const IdWidth width = width_of(text, *id_bits);
+      const auto id = parse_id_text(text, width);
+      if (!id) throw Error(explain_bad_id(text, width));
+      const nlohmann::ordered_json out =
+          width == IdWidth::bits64 ? decode_u64(id->lo, layout) : decode_uuid(id->to_uuid());
       if (*json) {
         fmt::print("{}\n", out.dump());
         continue;
       }
       std::string line;
       for (const auto& [key, value] : out.items()) {
+        if (key == "valid" || key == "warning") continue;
         line += fmt::format("{}{}={}", line.empty() ? "" : "  ", key,
                             value.is_string() ? value.get<std::string>() : value.dump());
       }
       fmt::print("{}\n", line);
+      if (out.contains("warning")) {
+        fmt::print(stderr, "idbench: warning: {}\n", out["warning"].get<std::string>());
+      }
     }
   });
 }

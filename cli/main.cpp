@@ -1,14 +1,60 @@
 // idbench — the command-line front of the harness. Each subcommand lives in its own file.
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstring>
+#include <new>
+#include <utility>
 
 #include "chaos/chaos_command.hpp"
 #include "cli/commands.hpp"
 #include "generators/errors.hpp"
 
+namespace {
+
+// A closed stdout or stderr would let the next open() take descriptor 1 or 2, and IDs meant
+// for stdout would land in that file. Holding them open read-only makes every write to them
+// fail (EBADF), which the writers report as exit 2.
+void hold_closed_standard_descriptors() {
+  for (int fd : {1, 2}) {
+    if (::fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+      const int held = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+      if (held >= 0 && held != fd) {
+        ::dup2(held, fd);
+        ::close(held);
+      }
+    }
+  }
+}
+
+// `idbench bogus`: CLI11 would only say that a subcommand is required.
+const char* unknown_subcommand(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return nullptr;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->check_name(argv[1])) return nullptr;
+  }
+  return argv[1];
+}
+
+// Output of the report commands (check, decode, list) goes through stdio; a full disk or a
+// closed stdout shows only at the final flush.
+int flush_stdout(int status) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "idbench: cannot write standard output: %s\n", std::strerror(errno));
+    return status == idbench::kExitOk ? idbench::kExitBadInput : status;
+  }
+  return status;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace idbench::cli;
+  hold_closed_standard_descriptors();
   CLI::App app{"idbench: benchmark and check distributed unique-ID generators"};
   app.require_subcommand(1);
   app.fallthrough(false);
@@ -19,6 +65,14 @@ int main(int argc, char** argv) {
   add_chaos_command(app);
   add_locality_command(app);
 
+  if (const char* name = unknown_subcommand(app, argc, argv)) {
+    std::string names;
+    for (const CLI::App* sub : std::as_const(app).get_subcommands({})) {
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    fmt::print(stderr, "idbench: unknown command '{}' (commands: {})\n", name, names);
+    return kExitBadInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -26,7 +80,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::RuntimeError& e) {
-    return e.get_exit_code();
+    return flush_stdout(e.get_exit_code());
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "idbench: {}\nRun with --help for usage.\n", e.what());
     return kExitBadInput;
@@ -36,6 +90,12 @@ int main(int argc, char** argv) {
   } catch (const idbench::Error& e) {
     fmt::print(stderr, "idbench: {}\n", e.what());
     return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "idbench: out of memory (for check, a smaller --max-memory)\n");
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "idbench: {}\n", e.what());
+    return kExitBadInput;
   }
-  return kExitOk;
+  return flush_stdout(kExitOk);
 }
