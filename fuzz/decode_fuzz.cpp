@@ -1,15 +1,16 @@
 // decode_fuzz.cpp — fuzz target for what `idbench decode` does with its input
-// (cli/decode_command.cpp): the layout is Layout::parse, the ID a whole decimal u64 (decoded by
-// the layout) or else a Uuid::parse (decoded by its version). The command is not a library
-// function, so this target calls the same functions in the same order.
+// (cli/decode_command.cpp): Layout::parse for --layout; for each ID its width, given (--id-bits)
+// or inferred (infer_id_width), then parse_id_text, else explain_bad_id; a 64-bit ID decoded by
+// the layout, a UUID by its version. The command is not a library function, so this target
+// calls the same functions in the same order, for the inferred width and for both given ones.
 //
 // Input: `LAYOUT\nID`, or just `ID` with the twitter layout.
-// Properties: a bad layout is a LayoutError with one clean line; a decimal ID decodes to fields
-// that encode back to it (less any bits above the layout), at a time inside the layout's
-// lifetime that formats; a v7 UUID's time formats.
-#include <charconv>
+// Properties: every rejection (layout, width, ID) is one clean line; a 64-bit ID decodes to
+// fields that encode back to it (less any bits above the layout), at a time inside the
+// layout's lifetime that formats; a v7 UUID's time formats.
 #include <optional>
 
+#include "check/id_text.hpp"
 #include "fuzz/fuzz_support.hpp"
 #include "generators/id.hpp"
 #include "generators/layout.hpp"
@@ -57,12 +58,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                  [&] { layout = Layout::parse(layout_text, kNowUnixMs); })) {
     return 0;
   }
-  std::uint64_t v = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec == std::errc{} && ptr == text.data() + text.size()) {
-    decode_u64(*layout, v);
-  } else if (const auto u = Uuid::parse(text)) {
-    decode_uuid(*u);
+  const WidthGuess guess = infer_id_width(text);
+  const std::string defect = guess.width ? std::string() : message_defect(guess.problem);
+  require(defect.empty(), "decode: the width problem with {} is not one clean line ({}): {}",
+          shown(text), defect, shown(guess.problem));
+  for (const IdWidth width : {IdWidth::bits64, IdWidth::bits128}) {
+    const auto id = parse_id_text(text, width);
+    if (!id) {
+      const std::string why = explain_bad_id(text, width);
+      require(message_defect(why).empty(), "decode: explain_bad_id of {} gives {}", shown(text),
+              shown(why));
+    } else if (width == IdWidth::bits64) {
+      decode_u64(*layout, id->lo);
+    } else {
+      decode_uuid(id->to_uuid());
+    }
   }
   return 0;
 }

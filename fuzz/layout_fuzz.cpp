@@ -1,8 +1,8 @@
 // layout_fuzz.cpp — fuzz target for Layout::parse (generators/layout.hpp), the layout spec.
 //
 // Properties: a rejection is a LayoutError with one clean line. An accepted layout fits 64 bits,
-// round-trips through spec(), has arithmetic that does not overflow (epoch + (max tick + 1) ×
-// unit, the end of its lifetime, fits int64 ms), encodes and decodes its extreme fields
+// round-trips through spec(), has arithmetic that does not overflow (epoch + max tick × unit,
+// the start of its last tick, fits int64 ms), encodes and decodes its extreme fields
 // exactly, and a generator built on it issues increasing IDs without hanging.
 #include <cmath>
 #include <limits>
@@ -40,18 +40,22 @@ void check_arithmetic(const Layout& layout) {
           layout.ts_bits(), layout.node_bits(), layout.seq_bits(), layout.spare_bit());
   require(layout.unit_ms() > 0, "accepted layout {} has unit {} ms", shown(layout.spec()),
           layout.unit_ms());
-  // The lifetime's end, epoch + (max tick + 1) × unit − 1, must be an int64 Unix ms: else the
-  // tick → time conversion of a valid ID overflows (decode prints 1969, a generator hangs).
-  std::int64_t span = 0, end = 0;
+  // The last tick's Unix ms, epoch + max tick × unit, must be an int64: else converting the
+  // tick of a valid ID to a time overflows (decode prints 1969, a generator hangs).
+  std::int64_t span = 0, last_tick_ms = 0;
   const bool overflow = __builtin_mul_overflow(layout.max_tick(), layout.unit_ms(), &span) ||
-                        __builtin_add_overflow(span, layout.unit_ms() - 1, &span) ||
-                        __builtin_add_overflow(layout.epoch_unix_ms(), span, &end);
-  require(!overflow, "accepted layout {}: epoch + (max tick + 1) × unit overflows int64 ms",
+                        __builtin_add_overflow(layout.epoch_unix_ms(), span, &last_tick_ms);
+  require(!overflow, "accepted layout {}: epoch + max tick × unit overflows int64 ms",
           shown(layout.spec()));
+  // Its lifetime ends with the last tick: unit − 1 ms after it starts, or int64's end.
+  std::int64_t end = 0;
+  if (__builtin_add_overflow(last_tick_ms, layout.unit_ms() - 1, &end)) {
+    end = std::numeric_limits<std::int64_t>::max();
+  }
   require(layout.last_unix_ms() == end, "layout {}: last_unix_ms() {} but the arithmetic gives {}",
           shown(layout.spec()), layout.last_unix_ms(), end);
-  require(layout.unix_ms_of_tick(layout.max_tick()) == end - (layout.unit_ms() - 1) &&
-              layout.tick_of_unix_ms(end) == layout.max_tick() &&
+  require(layout.unix_ms_of_tick(layout.max_tick()) == last_tick_ms &&
+              layout.tick_of_unix_ms(last_tick_ms) == layout.max_tick() &&
               layout.tick_of_unix_ms(layout.epoch_unix_ms()) == 0,
           "layout {}: tick ↔ Unix ms conversions disagree at the lifetime's ends",
           shown(layout.spec()));
