@@ -79,7 +79,13 @@ smoke() {
 smoke_variants() {
   local tmp=$1
   local variants
-  variants=$("$bin/idbench" list | awk '/^variants:/{on=1;next} /^[a-z]/{on=0} on{print $1}')
+  # The registry's variants, from the description `idbench list --json` prints (never its text).
+  [ -x /usr/bin/python3 ] || { echo "run.sh: smoke reads idbench list --json with /usr/bin/python3:" \
+    "apt-get install python3" >&2; return 1; }
+  variants=$("$bin/idbench" list --json | /usr/bin/python3 -c \
+    'import json, sys; print("\n".join(v["name"] for v in json.load(sys.stdin)["variants"]))') ||
+    { echo "run.sh: idbench list --json did not give the variants" >&2; return 1; }
+  [ -n "$variants" ] || { echo "run.sh: idbench list --json names no variant" >&2; return 1; }
   local n i=0
   n=$(echo "$variants" | wc -w)
   for v in $variants; do

@@ -93,12 +93,6 @@ FormatCap format_cap(const Layout& layout, std::uint64_t nodes);
 // ts | seq | node). So `id >> tick_shift(layout)` is the tick, the spare bit being 0.
 inline int tick_shift(const Layout& layout) { return layout.node_bits() + layout.seq_bits(); }
 
-// The 48-bit Unix ms of a UUIDv7 held as an Id (hi = bytes 0..7 big-endian; RFC 9562 §5.7
-// puts unix_ts_ms in the top 48 bits).
-constexpr std::int64_t uuidv7_unix_ms(const Id& id) {
-  return static_cast<std::int64_t>(id.hi >> 16);
-}
-
 // Distinct node ids among `ids` of a 64-bit layout.
 std::uint64_t distinct_nodes(const Layout& layout, std::span<const std::uint64_t> ids);
 

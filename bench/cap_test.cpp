@@ -1,13 +1,18 @@
 // Behaviour of the cap arithmetic: counting IDs per tick per thread, merging threads, the
-// interior rate and cap ratio, the format cap of layouts, and the run summary built on them.
+// interior rate and cap ratio, the format cap of layouts, the run summary built on them, and
+// how a run learns the time its IDs carry (from the variant's description).
 #include "bench/cap.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
+#include "bench/id_time.hpp"
 #include "bench/summary.hpp"
 #include "generators/layout.hpp"
 #include "generators/uuid_format.hpp"
@@ -115,11 +120,38 @@ TEST(TickShift, ShiftingOutNodeAndSequenceGivesTheTickForEveryPreset) {
   }
 }
 
-TEST(UuidV7Time, TheTopFortyEightBitsOfAnIdAreTheUnixMs) {
+// How an ID tells time comes from the variant's description, never from calling it: a
+// described variant whose factory would throw still gets its model.
+TEST(IdModelOf, ComesFromTheDescriptionAlone) {
+  const Layout twitter = Layout::parse("twitter");
+  Variant v;
+  v.name = "scratch";
+  v.id_time = IdTime::uuidv7;
+  v.make = [](const GeneratorOptions&) -> std::unique_ptr<Generator> {
+    throw std::logic_error("the bench must not build a generator to learn its id_time");
+  };
+  const IdModel m = id_model_of(v, twitter);
+  EXPECT_EQ(m.id_time, IdTime::uuidv7);
+  EXPECT_TRUE(m.counts_waits);
+  v.id_time = IdTime::none;
+  EXPECT_EQ(id_model_of(v, twitter).id_time, IdTime::none);
+  EXPECT_FALSE(id_model_of(v, twitter).layout);
+}
+
+// The readers with_time_of hands the loops: a layout ID gives its tick, a UUIDv7 its Unix ms
+// (through unix_ms_of), an ID that carries no such time nothing.
+TEST(WithTimeOf, ReadsTheTimeTheModelSays) {
+  const Layout twitter = Layout::parse("twitter");
   const std::uint64_t ms = 1'764'474'000'123;
-  const Id id = Id::from_uuid(uuid_format::v7(ms, 0xABC, 0x1234'5678'9ABC'DEF0));
-  EXPECT_EQ(uuidv7_unix_ms(id), static_cast<std::int64_t>(ms));
-  EXPECT_EQ(uuidv7_unix_ms(id), static_cast<std::int64_t>(id.to_uuid().v7_unix_ms()));
+  const Id v7 = Id::from_uuid(uuid_format::v7(ms, 0xABC, 0x1234'5678'9ABC'DEF0));
+  const IdModel uuid{.id_time = IdTime::uuidv7, .layout = twitter, .counts_waits = true};
+  EXPECT_EQ(with_time_of(uuid, [&](auto time_of) { return time_of(v7); }),
+            std::optional<std::int64_t>(static_cast<std::int64_t>(ms)));
+  const Id snowflake = Id::from_u64(twitter.encode({.tick = 77, .node = 3, .seq = 5}));
+  const IdModel layout{.id_time = IdTime::layout, .layout = twitter, .counts_waits = true};
+  EXPECT_EQ(with_time_of(layout, [&](auto time_of) { return time_of(snowflake); }),
+            std::optional<std::int64_t>(77));
+  EXPECT_EQ(with_time_of(IdModel{}, [&](auto time_of) { return time_of(v7); }), std::nullopt);
 }
 
 TEST(DistinctNodes, CountsNodeIdsNotIds) {
@@ -156,7 +188,7 @@ TEST(Summarize, TwoNodeRunGivesRateCapRatioWaitsAndPercentiles) {
     t.start_ticks = 1'000'000'000 + node * 1000;
     t.end_ticks = 1'004'000'000 + node * 1000;
   }
-  const IdModel model{.clock = IdClock::layout_tick, .layout = twitter, .counts_waits = true};
+  const IdModel model{.id_time = IdTime::layout, .layout = twitter, .counts_waits = true};
   const RunSummary s = summarize(threads, model, ticks, /*with_service=*/false);
   EXPECT_EQ(s.ids, 2u * 8203);
   EXPECT_NEAR(s.seconds, 0.004001, 1e-12);

@@ -27,13 +27,13 @@ constexpr const char* kUsage =
     "  --idbench_layouts=twitter,wide   layouts of the generate/ and load/ benchmarks\n"
     "  --idbench_threads=1,2,4,8        thread counts of generate/, load/, baseline/fetch_add\n"
     "  --idbench_load_rate=1000000      total offered rate of load/ benchmarks, IDs/s\n"
-    "  --idbench_commit=SHA             the commit recorded in the JSON context\n";
+    "The JSON context records the commit (plumbing/run_context.hpp: git at run time, or\n"
+    "IDBENCH_COMMIT / IDBENCH_DIRTY) and every variant's description.\n";
 
 struct Flags {
   std::string layouts = "twitter,wide";
   std::string threads = "1,2,4,8";
   double load_rate = 1e6;
-  std::string commit;
 };
 
 std::vector<std::string> split(std::string_view text) {
@@ -68,8 +68,6 @@ Flags take_flags(int& argc, char** argv) {
     } else if (auto v = value_of("--idbench_load_rate")) {
       f.load_rate = std::stod(std::string(*v));
       if (!(f.load_rate > 0)) throw std::invalid_argument("--idbench_load_rate must be > 0");
-    } else if (auto v = value_of("--idbench_commit")) {
-      f.commit = *v;
     } else {
       argv[kept++] = argv[i];
     }
@@ -108,8 +106,7 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
   const idbench::bench::TickCalibration& ticks = idbench::bench::calibration();
-  idbench::bench::add_context({.commit = flags.commit,
-                               .load_rate_per_s = config.load_rate_per_s,
+  idbench::bench::add_context({.load_rate_per_s = config.load_rate_per_s,
                                .layouts = config.layouts,
                                .ticks = &ticks});
   idbench::bench::register_benchmarks(config);

@@ -15,8 +15,9 @@
 // run's wall span is read right before the first call and right after the last one, outside
 // Google Benchmark's start/stop barrier.
 //
-// `next` is any callable returning an Id; `time_of` reads the tick out of an ID (NoIdTime for
-// IDs that carry none). Both are template parameters: the loop has no dispatch beyond the
+// `next` is any callable returning an Id; `time_of` reads the time out of an ID as an optional
+// tick or Unix ms (NoIdTime for IDs that carry none; nullopt for an ID that carries no time
+// after all, which is then left out of the span). Both are template parameters: the loop has no dispatch beyond the
 // generator's own virtual call.
 //
 // Thread safety: each thread passes its own ThreadResult.
@@ -28,40 +29,13 @@
 #include <thread>
 
 #include "bench/counting_clock.hpp"
+#include "bench/id_time.hpp"
 #include "bench/sampler.hpp"
 #include "bench/summary.hpp"
 #include "bench/ticks.hpp"
 #include "generators/id.hpp"
 
 namespace idbench::bench {
-
-struct NoIdTime {
-  static constexpr bool kHasTime = false;
-  std::int64_t operator()(const Id&) const { return 0; }
-};
-struct LayoutTickOf {
-  static constexpr bool kHasTime = true;
-  int shift = 0;
-  std::int64_t operator()(const Id& id) const { return static_cast<std::int64_t>(id.lo >> shift); }
-};
-struct UuidV7MsOf {
-  static constexpr bool kHasTime = true;
-  std::int64_t operator()(const Id& id) const { return uuidv7_unix_ms(id); }
-};
-
-// Calls `fn` with the time reader that fits `model`.
-template <class Fn>
-decltype(auto) with_time_of(const IdModel& model, Fn&& fn) {
-  switch (model.clock) {
-    case IdClock::layout_tick:
-      return fn(LayoutTickOf{tick_shift(*model.layout)});
-    case IdClock::uuidv7_ms:
-      return fn(UuidV7MsOf{});
-    case IdClock::none:
-      break;
-  }
-  return fn(NoIdTime{});
-}
 
 struct MeasureOptions {
   bool count_waits = false;    // the IDs come from a generator reading the bench clock
@@ -93,7 +67,9 @@ void measure_generate(benchmark::State& state, Next&& next, TimeOf time_of,
       }
       benchmark::DoNotOptimize(id);
       waited += CountingWallClock::relaxes_on_this_thread() != relaxes;
-      if constexpr (TimeOf::kHasTime) out.span.observe(time_of(id));
+      if constexpr (TimeOf::kHasTime) {
+        if (const auto t = time_of(id)) out.span.observe(*t);
+      }
       if (k == 0) out.first_id = id;
     }
     out.end_ticks = ticks_end();
@@ -136,7 +112,9 @@ void measure_load(benchmark::State& state, Next&& next, TimeOf time_of, const Me
       out.latency.record(ticks.net(t1 - intended));
       out.service.record(ticks.net(t1 - t0));
       waited += CountingWallClock::relaxes_on_this_thread() != relaxes;
-      if constexpr (TimeOf::kHasTime) out.span.observe(time_of(id));
+      if constexpr (TimeOf::kHasTime) {
+        if (const auto t = time_of(id)) out.span.observe(*t);
+      }
       if (k == 0) out.first_id = id;
     }
     out.end_ticks = t1;

@@ -118,26 +118,6 @@ std::shared_ptr<Clock> bench_clock() {
   return clock;
 }
 
-// How the variant's IDs tell time, decided from the registry's properties alone. A 128-bit
-// time-based variant is probed: only a UUIDv7 (RFC 9562 §5.7) has its Unix ms on top.
-IdModel model_of(const Variant& v, const GeneratorOptions& opts) {
-  IdModel m;
-  // Every generator gets the counting clock; one that reads no clock never waits, and its
-  // wait_ratio of 0 says so.
-  m.counts_waits = true;
-  if (v.uses_layout && v.width == IdWidth::bits64) {
-    m.clock = IdClock::layout_tick;
-    m.layout = opts.layout;
-  } else if (v.time_based && v.width == IdWidth::bits128) {
-    try {
-      if (v.make(opts)->next().to_uuid().version() == 7) m.clock = IdClock::uuidv7_ms;
-    } catch (const std::exception&) {
-      // Left without a clock; the run itself will record the error.
-    }
-  }
-  return m;
-}
-
 enum class Mode { generate, load };
 
 void register_variant(const Variant& v, const Layout& layout, int threads, Mode mode,
@@ -145,7 +125,7 @@ void register_variant(const Variant& v, const Layout& layout, int threads, Mode 
   GeneratorOptions opts;
   opts.layout = layout;
   opts.clock = bench_clock();
-  RunSpec spec{.model = model_of(v, opts),
+  RunSpec spec{.model = id_model_of(v, layout),
                .load = mode == Mode::load,
                .offered_per_s = config.load_rate_per_s,
                .label = v.uses_layout ? "" : "layout unused"};

@@ -2,15 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <thread>
 
-#ifndef IDBENCH_GIT_COMMIT
-#define IDBENCH_GIT_COMMIT "unknown"
-#endif
-#ifndef IDBENCH_BUILD_TYPE
-#define IDBENCH_BUILD_TYPE "unknown"
-#endif
+#include "cli/list_json.hpp"
+#include "plumbing/run_context.hpp"
 
 namespace idbench::bench {
 namespace {
@@ -20,13 +15,6 @@ void set(benchmark::State& state, const char* name, double value) {
 }
 void set(benchmark::State& state, const char* name, const std::optional<double>& value) {
   if (value) set(state, name, *value);
-}
-
-std::string first_line_of(const char* path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line.empty() ? "unknown" : line;
 }
 
 }  // namespace
@@ -52,22 +40,10 @@ void report_counters(benchmark::State& state, const RunSummary& s,
   set(state, "offered_per_s", offered_per_s);
 }
 
-void add_context(const RunContext& c) {
-  benchmark::AddCustomContext("idbench_commit", c.commit.empty() ? IDBENCH_GIT_COMMIT : c.commit);
-  benchmark::AddCustomContext("idbench_build_type", IDBENCH_BUILD_TYPE);
-  benchmark::AddCustomContext("idbench_compiler", fmt::format("{} {}",
-#if defined(__clang__)
-                                                              "clang",
-#else
-                                                              "gcc",
-#endif
-                                                              __VERSION__));
-  benchmark::AddCustomContext(
-      "idbench_clock_source",
-      fmt::format(
-          "generators read CLOCK_REALTIME through idbench::WallClock (vDSO); kernel "
-          "clocksource {}",
-          first_line_of("/sys/devices/system/clocksource/clocksource0/current_clocksource")));
+void add_context(const BenchContext& c) {
+  benchmark::AddCustomContext("idbench_run_context",
+                              plumbing::to_json(plumbing::current_run_context()).dump());
+  benchmark::AddCustomContext("idbench_variants", cli::catalog_json().dump());
   benchmark::AddCustomContext("idbench_tsc_ghz", fmt::format("{:.6f}", c.ticks->ticks_per_ns));
   benchmark::AddCustomContext(
       "idbench_timer",
@@ -81,7 +57,6 @@ void add_context(const RunContext& c) {
                               fmt::format("{:.1f}", c.ticks->timed_call_cost_ns));
   benchmark::AddCustomContext("idbench_hardware_threads",
                               fmt::format("{}", std::thread::hardware_concurrency()));
-  benchmark::AddCustomContext("idbench_loadavg_at_start", first_line_of("/proc/loadavg"));
   benchmark::AddCustomContext("idbench_load_rate_per_s", fmt::format("{:.0f}", c.load_rate_per_s));
   benchmark::AddCustomContext(
       "idbench_load_latency",

@@ -2,6 +2,18 @@
 // counters, and the custom context block every JSON file opens with. Formatting lives here
 // and only here; the measuring code never formats.
 //
+// Context keys (Google Benchmark's context holds strings, so the two blocks shared with the
+// other result files are JSON text):
+//   idbench_run_context  the run-context block of plumbing/run_context.hpp, the same schema
+//                        locality.json and chaos.json carry as their "context" object: commit
+//                        and dirty marker, build type, compiler, host, CPU, start, load
+//   idbench_variants     the catalog `idbench list --json` prints (cli/list_json.hpp): what
+//                        each variant is, so a report rendered later from these results does
+//                        not depend on the binary at hand
+//   idbench_timer, idbench_tsc_ghz, idbench_timer_overhead_ns, idbench_timed_call_cost_ns,
+//   idbench_hardware_threads, idbench_load_rate_per_s, idbench_load_latency,
+//   idbench_layoutless_variants, idbench_layout_<name>   how this bench measured
+//
 // Counters (all plain kDefault counters, set by thread 0 only, so Google Benchmark's
 // summing across threads leaves them as set):
 //   ids_per_s         IDs per second: by the IDs' own timestamps when they carry one (IDs in
@@ -25,7 +37,6 @@
 
 #include <optional>
 #include <span>
-#include <string>
 
 #include "bench/summary.hpp"
 #include "bench/ticks.hpp"
@@ -36,14 +47,13 @@ namespace idbench::bench {
 void report_counters(benchmark::State& state, const RunSummary& summary,
                      std::optional<double> offered_per_s);
 
-struct RunContext {
-  std::string commit;
+struct BenchContext {
   double load_rate_per_s = 0;
   std::span<const Layout> layouts;
   const TickCalibration* ticks = nullptr;
 };
 
 // Adds the idbench_* keys to the JSON context block (benchmark::AddCustomContext).
-void add_context(const RunContext& context);
+void add_context(const BenchContext& context);
 
 }  // namespace idbench::bench

@@ -11,7 +11,8 @@
 #         needs), --benchmark_min_time=0.3, every repetition kept in the JSON (about 10 min).
 #
 # Measure on a quiet machine: the script prints the load average first and warns when other
-# work is running; the JSON context records it too (load_avg, idbench_loadavg_at_start).
+# work is running; the JSON context records it too (load_avg, and load_avg_1m in the
+# run-context block idbench-bench writes with the commit and its dirty marker).
 set -euo pipefail
 
 usage() {
@@ -41,15 +42,6 @@ if [ ! -x "$bench" ]; then
 fi
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/.." && pwd)
-commit=unknown
-if commit=$(git -C "$root" rev-parse HEAD 2>/dev/null); then
-  if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-    commit="$commit-dirty"
-  fi
-else
-  commit=unknown
-fi
 
 case $profile in
   quick) flags=(--benchmark_min_time=0.1) ;;
@@ -59,7 +51,7 @@ esac
 
 cores=$(nproc 2>/dev/null || echo 1)
 read -r load1 _ < /proc/loadavg || load1=0
-echo "bench: $profile profile, commit $commit, load average $load1 on $cores cores" >&2
+echo "bench: $profile profile, load average $load1 on $cores cores" >&2
 if awk -v l="$load1" -v c="$cores" 'BEGIN { exit !(l > 0.5 * c) }'; then
   echo "bench: WARNING: the machine is busy (load $load1); throughput and tails will suffer" >&2
 fi
@@ -67,8 +59,7 @@ fi
 mkdir -p "$(dirname "$out")"
 tmp=$(mktemp "$out.tmp.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
-"$bench" "${flags[@]}" --benchmark_out="$tmp" --benchmark_out_format=json \
-  --idbench_commit="$commit" "${extra[@]}"
+"$bench" "${flags[@]}" --benchmark_out="$tmp" --benchmark_out_format=json "${extra[@]}"
 # A complete file ends with the closing brace of the benchmarks list.
 if ! tail -c 16 "$tmp" | grep -q '}'; then
   echo "run_bench.sh: $tmp is incomplete; keeping the previous $out" >&2

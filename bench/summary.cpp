@@ -6,6 +6,14 @@
 
 namespace idbench::bench {
 
+IdModel id_model_of(const Variant& v, const Layout& layout) {
+  // Every generator gets the counting clock; one that reads no clock never waits, and its
+  // wait_ratio of 0 says so.
+  IdModel m{.id_time = v.id_time, .layout = std::nullopt, .counts_waits = true};
+  if (v.id_time != IdTime::none) m.layout = layout;
+  return m;
+}
+
 Percentiles percentiles_ns(const LatencyHistogram& h, const TickCalibration& ticks) {
   return {
       .p50_ns = ticks.ns_of(h.value_at_quantile(0.50)),
@@ -50,14 +58,14 @@ RunSummary summarize(std::span<const ThreadResult> threads, const IdModel& model
   const std::optional<IdTimeSummary> id_time = merge_spans(spans);
   if (!id_time) return s;
   std::optional<double> by_ids;
-  if (model.clock == IdClock::layout_tick && model.layout) {
+  if (model.id_time == IdTime::layout && model.layout) {
     s.nodes_used = distinct_nodes(*model.layout, edge_ids);
     const FormatCap cap = format_cap(*model.layout, *s.nodes_used);
     s.cap_per_s = cap.ids_per_second;
     s.cap_ratio = cap_ratio(*id_time, cap.ids_per_tick);
     by_ids = rate_by_id_time(*id_time, cap.tick_seconds);
-  } else if (model.clock == IdClock::uuidv7_ms) {
-    by_ids = rate_by_id_time(*id_time, 0.001);
+  } else if (model.id_time != IdTime::none) {
+    by_ids = rate_by_id_time(*id_time, 0.001);  // spans of Unix ms
   }
   if (by_ids) s.ids_per_s = *by_ids;
   return s;

@@ -17,6 +17,7 @@
 #include "bench/ticks.hpp"
 #include "generators/id.hpp"
 #include "generators/layout.hpp"
+#include "generators/registry.hpp"
 
 namespace idbench::bench {
 
@@ -39,18 +40,20 @@ struct alignas(64) ThreadResult {
 static_assert(sizeof(ThreadResult) % 64 == 0 && alignof(ThreadResult) == 64,
               "each thread's result starts and ends on a cache-line boundary");
 
-// How a run's IDs tell time and whether their format has a cap.
-enum class IdClock {
-  none,         // counters, UUIDv4, baselines
-  layout_tick,  // a 64-bit Snowflake-family layout: capped per node
-  uuidv7_ms,    // RFC 9562 UUIDv7: 48-bit Unix ms, no cap worth the name
-};
-
+// How a run's IDs tell time, and whether their format has a cap: read from the variant's
+// description (`Variant::id_time`), never probed from its IDs.
+//   IdTime::layout   a 64-bit Snowflake-family layout: spans count ticks, capped per node id
+//   IdTime::uuidv7   (or any other time-carrying form) spans count Unix ms, via unix_ms_of();
+//                    no cap worth the name
+//   IdTime::none     counters, UUIDv4, baselines: no rate by the IDs' own clock
 struct IdModel {
-  IdClock clock = IdClock::none;
-  std::optional<Layout> layout;  // set iff clock == layout_tick
+  IdTime id_time = IdTime::none;
+  std::optional<Layout> layout;  // the layout the generator was built with; set unless none
   bool counts_waits = false;     // a generator built with the bench clock (not a baseline)
 };
+
+// The model of a variant's IDs under `layout`, from its description alone.
+IdModel id_model_of(const Variant& v, const Layout& layout);
 
 struct Percentiles {
   double p50_ns = 0;

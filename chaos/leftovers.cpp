@@ -1,20 +1,17 @@
+// leftovers.cpp — sweeps what a chaos run killed with -9 left: faketime shm, temp dirs.
 #include "chaos/leftovers.hpp"
 
 #include <dirent.h>
 #include <fmt/format.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <filesystem>
 
-#include "generators/errors.hpp"
+#include "plumbing/temp_dir.hpp"
 
 namespace idbench::chaos {
 namespace {
-
-namespace fs = std::filesystem;
 
 bool dead(long pid) { return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH; }
 
@@ -40,23 +37,10 @@ long faketime_entry_pid(std::string_view name) {
   return leading_pid(name, '\0');  // no NUL inside a name: any trailing character fails
 }
 
-// The pid in "idbench-chaos-[mark-]<pid>-XXXXXX", or 0.
-long run_dir_pid(std::string_view name) {
-  if (!name.starts_with("idbench-chaos-")) return 0;
-  name.remove_prefix(14);
-  if (name.starts_with("mark-")) name.remove_prefix(5);
-  return leading_pid(name, '-');
-}
-
 }  // namespace
 
 std::string make_owned_temp_dir(std::string_view prefix) {
-  std::string tmpl =
-      (fs::temp_directory_path() / fmt::format("{}-{}-XXXXXX", prefix, ::getpid())).string();
-  if (::mkdtemp(tmpl.data()) == nullptr) {
-    throw Error(fmt::format("cannot create a temp directory {}", tmpl));
-  }
-  return tmpl;
+  return plumbing::TempDir(prefix).release();
 }
 
 int sweep_stale_faketime_shm() {
@@ -71,16 +55,6 @@ int sweep_stale_faketime_shm() {
   return removed;
 }
 
-int sweep_stale_run_dirs() {
-  int removed = 0;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(fs::temp_directory_path(), ec)) {
-    const std::string name = entry.path().filename().string();
-    if (!dead(run_dir_pid(name)) || !entry.is_directory(ec)) continue;
-    fs::remove_all(entry.path(), ec);
-    if (!ec) ++removed;
-  }
-  return removed;
-}
+int sweep_stale_run_dirs() { return plumbing::sweep_stale_temp_dirs(); }
 
 }  // namespace idbench::chaos

@@ -5,8 +5,9 @@
 //       the driver's libfaketime pair (faketime.hpp), and the faketime_{sem,shm}_<pid> pairs
 //       any libfaketime process killed with -9 leaves (ours never create one);
 //   $TMPDIR/idbench-chaos-<pid>-XXXXXX, $TMPDIR/idbench-chaos-mark-<pid>-XXXXXX
-//       a run's records and a matrix cell's high-water marks.
-// The nodes themselves die with their driver (PR_SET_PDEATHSIG, process.hpp).
+//       a run's records and a matrix cell's high-water marks: plumbing::TempDir directories,
+//       swept with every other idbench temp dir by plumbing::sweep_stale_temp_dirs().
+// The nodes themselves die with their driver (PR_SET_PDEATHSIG, plumbing/child_process.hpp).
 //
 // Each entry names the pid that created it; the sweep removes an entry only when that pid is
 // no longer running, so it never touches a live run. Every run sweeps before it starts, and
@@ -20,12 +21,14 @@
 
 namespace idbench::chaos {
 
-// A fresh temp directory $TMPDIR/<prefix>-<our pid>-XXXXXX; throws idbench::Error on failure.
+// A fresh temp directory $TMPDIR/<prefix>-<our pid>-XXXXXX that the caller removes (a
+// released plumbing::TempDir); prefix starts with "idbench-". Throws idbench::Error.
 std::string make_owned_temp_dir(std::string_view prefix);
 
 // Removes /dev/shm entries of dead libfaketime processes; returns how many.
 int sweep_stale_faketime_shm();
-// Removes temp directories made by make_owned_temp_dir of dead processes; returns how many.
+// Removes the idbench temp directories of dead processes (plumbing::sweep_stale_temp_dirs);
+// returns how many.
 int sweep_stale_run_dirs();
 
 }  // namespace idbench::chaos

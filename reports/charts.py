@@ -6,7 +6,7 @@ SVG (svg.fonttype "none"): the file is smaller and searchable, and the browser's
 draws it. Output is deterministic for the same input (fixed hash salt, no date in metadata),
 so two renders of one run give the same bytes.
 
-Every variant keeps its colour in every chart (`colour_of`), so a reader follows "cas" from
+Every variant keeps its colour in every chart (`colour_of`), so a reader follows one variant from
 the throughput chart to the timelines without a legend hunt.
 
 Thread safety: matplotlib's pyplot state is global; call from one thread.
@@ -42,16 +42,22 @@ plt.rcParams.update({
 
 _PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
             "#7f7f7f", "#bcbd22", "#17becf"]
-# The registry's order today; a variant added later gets the next free colour.
-_KNOWN = ["mutex", "cas", "thread-local", "uuidv7", "uuidv7-random", "uuidv4", "auto-increment",
-          "ticket-pair"]
+# The registry's order, from the variant description of the run (set_variant_order); a variant
+# the description does not name gets the next free colour.
+_order: list[str] = []
 _assigned: dict[str, str] = {}
+
+
+def set_variant_order(names: list[str]) -> None:
+    """Colours are given out in this order (the registry's); forgets the colours given so far."""
+    _order[:] = list(names)
+    _assigned.clear()
 
 
 def colour_of(variant: str) -> str:
     if variant not in _assigned:
-        i = _KNOWN.index(variant) if variant in _KNOWN else len(_KNOWN) + len(
-            [v for v in _assigned if v not in _KNOWN])
+        i = _order.index(variant) if variant in _order else len(_order) + len(
+            [v for v in _assigned if v not in _order])
         _assigned[variant] = _PALETTE[i % len(_PALETTE)]
     return _assigned[variant]
 
@@ -80,6 +86,18 @@ def _si_axis(ax, axis="y"):
 def _ns_axis(ax):
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: u.duration_ns(v) if v > 0 else "0"))
     ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def _legend_entries(axes) -> tuple[list, list[str]]:
+    """Every panel's legend entries, each label once, in first-seen order: one legend for a
+    figure of several panels."""
+    handles, labels = [], []
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    return handles, labels
 
 
 def _threads_axis(ax, threads):
@@ -148,7 +166,7 @@ def throughput_chart(b: Bench) -> str:
                         transform=ax.transAxes, va="top", fontsize=8)
         top = hi * 1.6
         ax.set_ylim(lo / 1.6, top)
-        # The cap for the node ids a variant used (thread-local: one per thread) may leave the
+        # The cap for the node ids a variant used (one per thread for some) may leave the
         # chart at the top; it does not stretch the axis.
         for v, pts in (multi_node.items() if cap_drawn else ()):
             pts = [(threads[0], cap)] + pts if pts[0][0] != threads[0] else pts
@@ -161,12 +179,7 @@ def throughput_chart(b: Bench) -> str:
         ax.set_ylabel("IDs per second (log)")
         spec = b.context.get(f"idbench_layout_{layout}", "")
         ax.set_title(f"layout {layout}" + (f"\n{str(spec).split(';')[0]}" if spec else ""))
-    handles, labels = [], []
-    for ax in axes[0]:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
+    handles, labels = _legend_entries(axes[0])
     fig.legend(handles, labels, loc="lower center", ncol=min(5, len(labels)),
                bbox_to_anchor=(0.5, -0.02))
     fig.tight_layout(rect=(0, 0.08, 1, 1))
@@ -206,12 +219,7 @@ def latency_chart(b: Bench) -> str:
             _threads_axis(ax, threads)
             ax.set_title(f"{name} — {title}", fontsize=9)
         axrow[0].set_ylabel("latency per call (log)")
-    handles, labels = [], []
-    for ax in axes.flat:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
+    handles, labels = _legend_entries(axes.flat)
     fig.legend(handles, labels, loc="lower center", ncol=min(8, len(labels)),
                bbox_to_anchor=(0.5, -0.01))
     fig.tight_layout(rect=(0, 0.05 if len(rows) > 1 else 0.1, 1, 1))
@@ -394,91 +402,95 @@ def _broken(points, gap):
     return xs, lo, hi
 
 
-def timeline_chart(scenario: str, cells: list[dict]) -> str:
-    cells = sorted(cells, key=_policy_rank)
-    n = len(cells)
-    cols = 3 if n > 2 else n
-    rowsn = math.ceil(n / cols)
-    fig, axes = plt.subplots(rowsn, cols, figsize=(11, 3.1 * rowsn), squeeze=False)
-    legend_done = False
-    for ax, c in zip(axes.flat, cells):
-        t = c["timeline"]
-        nodes = t.get("nodes") if isinstance(t.get("nodes"), list) else []
-        xmax, ymin, ymax = 0.0, math.inf, -math.inf
-        strips = 0  # nodes with a refused/down strip at the bottom of the panel
-        for k, node in enumerate(nodes):
-            pts = [p for p in node.get("points", []) if isinstance(p, list) and len(p) >= 3
-                   and all(number(x) is not None for x in p[:3])]
-            if not pts:
-                continue
-            xs_all = [p[0] for p in pts]
-            steps = sorted(b - a for a, b in zip(xs_all, xs_all[1:]) if b > a)
-            gap = 2.5 * steps[len(steps) // 2] if steps else math.inf
-            x, lo, hi = _broken(pts, gap)
-            colour = NODE_COLOURS[k % len(NODE_COLOURS)]
-            ax.fill_between(x, lo, hi, color=colour, alpha=0.35, lw=0)
-            ax.plot(x, [(a + b) / 2 for a, b in zip(lo, hi)], color=colour, lw=1.1,
-                    label=f"node {node.get('node', k)}")
-            xmax = max(xmax, max(xs_all) / 1000)
-            ymin = min(ymin, min(p[1] for p in pts) / 1000)
-            ymax = max(ymax, max(p[2] for p in pts) / 1000)
-            # Refused and down stretches: full-height shading, plus a strip per node at the
-            # bottom so two nodes' intervals stay apart.
-            for kind, colour_span in (("refused", "#d62728"), ("down", "#7f7f7f")):
-                for iv in node.get(kind, []) or []:
-                    if isinstance(iv, list) and len(iv) == 2 and None not in iv:
-                        ax.axvspan(iv[0] / 1000, iv[1] / 1000, color=colour_span, alpha=0.10,
-                                   lw=0, label=kind if kind == "refused" else "down / frozen")
-                        ax.axvspan(iv[0] / 1000, iv[1] / 1000, ymin=0.012 + 0.03 * k,
-                                   ymax=0.034 + 0.03 * k, color=colour, alpha=0.9, lw=0)
-                        strips = max(strips, k + 1)
-                        xmax = max(xmax, iv[1] / 1000)
-        if math.isinf(ymin):
-            ax.text(0.5, 0.5, "no IDs issued", transform=ax.transAxes, ha="center")
-            ymin, ymax = 0, max(xmax, 1)
-        # Where a correct clock puts the IDs: y = x (both measured from the reference start).
-        ax.plot([0, xmax], [0, xmax], color="#888888", lw=0.9, ls="--", label="true time")
-        dups = [d for d in t.get("duplicates", []) or []
-                if isinstance(d, list) and len(d) >= 2 and None not in d[:2]]
-        if dups:
-            ax.scatter([d[0] / 1000 for d in dups], [d[1] / 1000 for d in dups], marker="x",
-                       s=22, color="#d62728", lw=1.2, zorder=5, label="duplicate (sample)")
-        scale = number((c.get("config") or {}).get("time_scale")) or 1.0
-        for i, e in enumerate(x for x in t.get("events", []) or [] if isinstance(x, dict)):
-            x = number(e.get("x_ms"))
-            if x is None:
-                continue
-            ax.axvline(x / 1000, color="#444444", lw=0.8, ls=":")
-            # Staggered: steps 0.3 s apart would print their labels over each other.
-            ax.annotate(_event_label(e, scale), (x / 1000, 1), xycoords=("data", "axes fraction"),
-                        xytext=(2, -9 - 9 * (i % 2)), textcoords="offset points", fontsize=7,
-                        color="#333333")
-        lo_y, hi_y = min(ymin, 0), max(ymax, xmax)
-        span = hi_y - lo_y if hi_y > lo_y else 1
-        # Room at the top for the event labels and at the bottom for the per-node strips.
-        lo_y -= span * (0.04 + 0.045 * strips)
-        hi_y += span * 0.12
-        ax.set_ylim(lo_y, hi_y)
-        ax.set_xlim(0, xmax * 1.01 if xmax else 1)
-        dupn = number(c.get("duplicates"))
-        avail = number(c.get("availability"))
-        verdict = ("BROKEN" if c.get("promise_kept") is False else
-                   "caught" if dupn else "kept" if c.get("promise_kept") else "?")
-        policy = str(c.get("policy")) + (" + persisted mark" if c.get("persist") else "")
-        ax.set_title(f"{policy}: {u.count(dupn)} dup, {u.count(number(c.get('refusals')))} "
-                     f"refused, avail. {u.percent(avail, 0)} — {verdict}", fontsize=8.5,
-                     color="#b00020" if verdict == "BROKEN" else "black")
-        ax.set_xlabel("true time since start (s)")
-        ref = t.get("reference_start_utc")
-        ax.set_ylabel("time in IDs (s)" + (f"\n0 = {ref}" if ref else ""), fontsize=7.5)
-    # The spare panel (5 policies on a 2×3 grid) carries the legend.
+def _timeline_nodes(ax, t: dict) -> tuple[float, float, float, int]:
+    """Each node's band of ID times, and its refused and down stretches. Returns (last x,
+    lowest y, highest y, how many per-node strips the bottom of the panel holds)."""
+    nodes = t.get("nodes") if isinstance(t.get("nodes"), list) else []
+    xmax, ymin, ymax = 0.0, math.inf, -math.inf
+    strips = 0  # nodes with a refused/down strip at the bottom of the panel
+    for k, node in enumerate(nodes):
+        pts = [p for p in node.get("points", []) if isinstance(p, list) and len(p) >= 3
+               and all(number(x) is not None for x in p[:3])]
+        if not pts:
+            continue
+        xs_all = [p[0] for p in pts]
+        steps = sorted(b - a for a, b in zip(xs_all, xs_all[1:]) if b > a)
+        gap = 2.5 * steps[len(steps) // 2] if steps else math.inf
+        x, lo, hi = _broken(pts, gap)
+        colour = NODE_COLOURS[k % len(NODE_COLOURS)]
+        ax.fill_between(x, lo, hi, color=colour, alpha=0.35, lw=0)
+        ax.plot(x, [(a + b) / 2 for a, b in zip(lo, hi)], color=colour, lw=1.1,
+                label=f"node {node.get('node', k)}")
+        xmax = max(xmax, max(xs_all) / 1000)
+        ymin = min(ymin, min(p[1] for p in pts) / 1000)
+        ymax = max(ymax, max(p[2] for p in pts) / 1000)
+        # Refused and down stretches: full-height shading, plus a strip per node at the
+        # bottom so two nodes' intervals stay apart.
+        for kind, colour_span in (("refused", "#d62728"), ("down", "#7f7f7f")):
+            for iv in node.get(kind, []) or []:
+                if isinstance(iv, list) and len(iv) == 2 and None not in iv:
+                    ax.axvspan(iv[0] / 1000, iv[1] / 1000, color=colour_span, alpha=0.10,
+                               lw=0, label=kind if kind == "refused" else "down / frozen")
+                    ax.axvspan(iv[0] / 1000, iv[1] / 1000, ymin=0.012 + 0.03 * k,
+                               ymax=0.034 + 0.03 * k, color=colour, alpha=0.9, lw=0)
+                    strips = max(strips, k + 1)
+                    xmax = max(xmax, iv[1] / 1000)
+    return xmax, ymin, ymax, strips
+
+
+def _timeline_marks(ax, c: dict, t: dict) -> None:
+    """Duplicates (a sample) and the clock events of one cell."""
+    dups = [d for d in t.get("duplicates", []) or []
+            if isinstance(d, list) and len(d) >= 2 and None not in d[:2]]
+    if dups:
+        ax.scatter([d[0] / 1000 for d in dups], [d[1] / 1000 for d in dups], marker="x",
+                   s=22, color="#d62728", lw=1.2, zorder=5, label="duplicate (sample)")
+    scale = number((c.get("config") or {}).get("time_scale")) or 1.0
+    for i, e in enumerate(x for x in t.get("events", []) or [] if isinstance(x, dict)):
+        x = number(e.get("x_ms"))
+        if x is None:
+            continue
+        ax.axvline(x / 1000, color="#444444", lw=0.8, ls=":")
+        # Staggered: steps 0.3 s apart would print their labels over each other.
+        ax.annotate(_event_label(e, scale), (x / 1000, 1), xycoords=("data", "axes fraction"),
+                    xytext=(2, -9 - 9 * (i % 2)), textcoords="offset points", fontsize=7,
+                    color="#333333")
+
+
+def _timeline_panel(ax, c: dict) -> None:
+    """One cell (one policy): ID time against true time."""
+    t = c["timeline"]
+    xmax, ymin, ymax, strips = _timeline_nodes(ax, t)
+    if math.isinf(ymin):
+        ax.text(0.5, 0.5, "no IDs issued", transform=ax.transAxes, ha="center")
+        ymin, ymax = 0, max(xmax, 1)
+    # Where a correct clock puts the IDs: y = x (both measured from the reference start).
+    ax.plot([0, xmax], [0, xmax], color="#888888", lw=0.9, ls="--", label="true time")
+    _timeline_marks(ax, c, t)
+    lo_y, hi_y = min(ymin, 0), max(ymax, xmax)
+    span = hi_y - lo_y if hi_y > lo_y else 1
+    # Room at the top for the event labels and at the bottom for the per-node strips.
+    lo_y -= span * (0.04 + 0.045 * strips)
+    hi_y += span * 0.12
+    ax.set_ylim(lo_y, hi_y)
+    ax.set_xlim(0, xmax * 1.01 if xmax else 1)
+    dupn = number(c.get("duplicates"))
+    avail = number(c.get("availability"))
+    verdict = ("BROKEN" if c.get("promise_kept") is False else
+               "caught" if dupn else "kept" if c.get("promise_kept") else "?")
+    policy = str(c.get("policy")) + (" + persisted mark" if c.get("persist") else "")
+    ax.set_title(f"{policy}: {u.count(dupn)} dup, {u.count(number(c.get('refusals')))} "
+                 f"refused, avail. {u.percent(avail, 0)} — {verdict}", fontsize=8.5,
+                 color="#b00020" if verdict == "BROKEN" else "black")
+    ax.set_xlabel("true time since start (s)")
+    ref = t.get("reference_start_utc")
+    ax.set_ylabel("time in IDs (s)" + (f"\n0 = {ref}" if ref else ""), fontsize=7.5)
+
+
+def _timeline_legend(fig, axes, n: int, scenario: str) -> None:
+    """One legend for every panel: in the spare panel (5 policies on a 2×3 grid), else below."""
     spare = list(axes.flat)[n:]
-    handles, labels = [], []
-    for ax in list(axes.flat)[:n]:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
+    handles, labels = _legend_entries(list(axes.flat)[:n])
     order = ("node", "true time", "refused", "down / frozen", "duplicate (sample)")
     ranked = sorted(zip(handles, labels), key=lambda hl: next(
         (i for i, o in enumerate(order) if hl[1].startswith(o)), len(order)))
@@ -489,9 +501,19 @@ def timeline_chart(scenario: str, cells: list[dict]) -> str:
         spare[0].legend(handles, labels, loc="center", fontsize=8.5, frameon=False,
                         title=f"{scenario}\nstrips at the bottom: refused/down per node",
                         title_fontsize=8)
-        legend_done = True
-    if not legend_done:
+    else:
         fig.legend(handles, labels, loc="lower center", ncol=min(6, len(labels)),
                    bbox_to_anchor=(0.5, -0.02))
+
+
+def timeline_chart(scenario: str, cells: list[dict]) -> str:
+    cells = sorted(cells, key=_policy_rank)
+    n = len(cells)
+    cols = 3 if n > 2 else n
+    rowsn = math.ceil(n / cols)
+    fig, axes = plt.subplots(rowsn, cols, figsize=(11, 3.1 * rowsn), squeeze=False)
+    for ax, c in zip(axes.flat, cells):
+        _timeline_panel(ax, c)
+    _timeline_legend(fig, axes, n, scenario)
     fig.tight_layout()
     return _svg(fig)

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import units as u  # noqa: E402
-from inputs import (Bench, BenchRun, Chaos, cell_key, load_results,  # noqa: E402
+from inputs import (Bench, BenchRun, Chaos, Results, cell_key, load_results,  # noqa: E402
                     locality_generator, number)
 
 GBENCH_DIR = "/usr/share/benchmark"  # Debian's libbenchmark-tools: gbench/report.py
@@ -205,104 +205,88 @@ def gbench_real_time_pvalues(base_doc, new_doc) -> dict[str, tuple[float, float 
 
 
 def load_at_start(b: Bench) -> float | None:
-    """The 1-minute load average when the bench started, from its context block."""
-    text = b.context.get("idbench_loadavg_at_start")
-    if isinstance(text, str) and text.split():
-        try:
-            return float(text.split()[0])
-        except ValueError:
-            pass
+    """The 1-minute load average when the bench started, from its run-context block (else
+    Google Benchmark's own context)."""
+    load = number((b.run_context or {}).get("load_avg_1m"))
+    if load is not None:
+        return load
     la = b.context.get("load_avg")
     return number(la[0]) if isinstance(la, list) and la else None
 
 
+def _cpus(b: Bench) -> float | None:
+    return number((b.run_context or {}).get("cpus")) or number(b.context.get("num_cpus"))
+
+
 def busy(b: Bench) -> str | None:
     """A sentence when the machine was busy at the start (load above half its CPUs)."""
-    load, cpus = load_at_start(b), number(b.context.get("num_cpus"))
+    load, cpus = load_at_start(b), _cpus(b)
     if load is not None and cpus and load > 0.5 * cpus:
         return f"load {load:.2f} on {cpus:.0f} CPUs"
     return None
 
 
-def compare_bench(base: Bench, new: Bench, base_doc, new_doc, alpha: float, tput: float,
-                  lat: float, min_reps: int) -> tuple[list[list], list[Finding], dict]:
-    """One row per benchmark in both runs. idbench's own benchmarks (generate/, load/) are
-    gated; baseline/ ones (libuuid, Boost, clock_gettime, a bare fetch_add: no idbench code)
-    are controls, shown and never gated. When a control moves beyond noise, the machine
-    moved between the two runs, and the notes say so beside any regression."""
-    rows, findings = [], []
-    stats = {"compared": 0, "gated": 0, "regressions": 0, "improvements": 0, "not_gated": 0,
-             "controls_moved": 0}
-    gb = gbench_real_time_pvalues(base_doc or {}, new_doc or {})
-    moved_controls = []
-    for name, n in new.runs.items():
-        b = base.runs.get(name)
-        if b is None:
-            continue
-        stats["compared"] += 1
-        control = n.kind == "baseline"
-        if n.error:
-            if not b.error and not control:
-                findings.append(Finding("performance", f"{name}: NEW recorded an error: "
-                                                       f"{n.error}", True))
-                rows.append([name, "", "", "", "", "", "", f"REGRESSION: error: {n.error}", ""])
-            continue
-        if b.error:
-            continue
-        m = metric_for(n, b, tput, lat)
-        bv, nv = b.values(m.key), n.values(m.key)
-        if not bv or not nv:
-            continue
-        bm, nm = statistics.median(bv), statistics.median(nv)
-        change = (nm - bm) / bm if bm else None
-        worse = change is not None and ((change < 0) if m.higher_is_better else (change > 0))
-        p = mann_whitney_p(bv, nv)
-        reps = f"{len(bv)} vs {len(nv)}"
-        gated = len(bv) >= min_reps and len(nv) >= min_reps
-        gbc = gb.get(name)
-        gb_text = (f"{u.change(gbc[0])} (p {gbc[1]:.2g})" if gbc and gbc[1] is not None else
-                   u.change(gbc[0]) if gbc else u.DASH)
-        big = change is not None and abs(change) > m.threshold
-        significant = p is not None and p < alpha
-        if control:
-            if gated and significant and big:
-                stats["controls_moved"] += 1
-                moved_controls.append(f"{name} {u.change(change)}")
-                verdict = "control moved: the machine changed"
-            else:
-                verdict = "control: same within noise" if gated else "control"
-        elif not gated:
-            stats["not_gated"] += 1
-            verdict = "not gated (< %d repetitions)" % min_reps
-            if big and worse:
-                verdict += f"; {u.change(change)} beyond the {m.threshold:.0%} threshold"
-        elif significant and big and worse:
-            stats["regressions"] += 1
-            verdict = "REGRESSION"
-            findings.append(Finding("performance",
-                                    f"{name}: {m.name} {u.change(change)} (median "
-                                    f"{_fmt(m, bm)} → {_fmt(m, nm)}; U test p = {p:.2g})",
-                                    True))
-        elif significant and big:
-            stats["improvements"] += 1
-            verdict = "improved"
-        elif significant:
-            verdict = f"shifted (within {m.threshold:.0%})"
-        else:
-            verdict = "same within noise"
-        if gated and not control:
-            stats["gated"] += 1
-        rows.append([name, m.name, _fmt(m, bm), _fmt(m, nm), u.change(change),
-                     f"{p:.2g}" if p is not None else u.DASH, reps, verdict, gb_text])
-    if stats["not_gated"] and stats["compared"]:
-        findings.append(Finding("performance",
-                                f"{stats['not_gated']} benchmarks have fewer than {min_reps} "
-                                "repetitions: their changes are shown, not gated (run "
-                                "./run.sh bench --full for the gate)", False))
-    gone = [k for k in base.runs if k not in new.runs]
-    if gone:
-        findings.append(Finding("performance", f"{len(gone)} benchmarks of BASE are not in "
-                                               "NEW: not compared", False))
+@dataclass
+class _Judged:
+    row: list
+    verdict: str  # "regression", "improvement", "control moved", "not gated", "gated", ""
+    finding: Finding | None = None
+    change: str = ""
+
+
+def _judge(name: str, n, b, gbc, alpha: float, tput: float, lat: float,
+           min_reps: int) -> _Judged | None:
+    """One benchmark of both runs; None when there is nothing to compare."""
+    control = n.kind == "baseline"
+    if n.error:
+        if not b.error and not control:
+            return _Judged([name, "", "", "", "", "", "", f"REGRESSION: error: {n.error}", ""],
+                           "", Finding("performance", f"{name}: NEW recorded an error: "
+                                                      f"{n.error}", True))
+        return None
+    if b.error:
+        return None
+    m = metric_for(n, b, tput, lat)
+    bv, nv = b.values(m.key), n.values(m.key)
+    if not bv or not nv:
+        return None
+    bm, nm = statistics.median(bv), statistics.median(nv)
+    change = (nm - bm) / bm if bm else None
+    worse = change is not None and ((change < 0) if m.higher_is_better else (change > 0))
+    p = mann_whitney_p(bv, nv)
+    gated = len(bv) >= min_reps and len(nv) >= min_reps
+    gb_text = (f"{u.change(gbc[0])} (p {gbc[1]:.2g})" if gbc and gbc[1] is not None else
+               u.change(gbc[0]) if gbc else u.DASH)
+    big = change is not None and abs(change) > m.threshold
+    significant = p is not None and p < alpha
+    kind, finding = ("gated" if gated and not control else ""), None
+    if control:
+        moved = gated and significant and big
+        kind = "control moved" if moved else ""
+        verdict = ("control moved: the machine changed" if moved else
+                   "control: same within noise" if gated else "control")
+    elif not gated:
+        kind = "not gated"
+        verdict = "not gated (< %d repetitions)" % min_reps
+        if big and worse:
+            verdict += f"; {u.change(change)} beyond the {m.threshold:.0%} threshold"
+    elif significant and big and worse:
+        kind, verdict = "regression", "REGRESSION"
+        finding = Finding("performance", f"{name}: {m.name} {u.change(change)} (median "
+                                         f"{_fmt(m, bm)} → {_fmt(m, nm)}; U test p = {p:.2g})",
+                          True)
+    elif significant and big:
+        kind, verdict = "improvement", "improved"
+    else:
+        verdict = f"shifted (within {m.threshold:.0%})" if significant else "same within noise"
+    return _Judged([name, m.name, _fmt(m, bm), _fmt(m, nm), u.change(change),
+                    f"{p:.2g}" if p is not None else u.DASH, f"{len(bv)} vs {len(nv)}", verdict,
+                    gb_text], kind, finding, u.change(change))
+
+
+def _machine_findings(base: Bench, new: Bench, moved_controls: list[str]) -> list[Finding]:
+    """Notes when the machine, not the code, may explain the figures."""
+    findings = []
     if _host(base) != _host(new):
         findings.append(Finding("performance", f"BASE ran on {_host(base)}, NEW on {_host(new)}:"
                                                " a different machine moves every figure", False))
@@ -319,11 +303,57 @@ def compare_bench(base: Bench, new: Bench, base_doc, new_doc, alpha: float, tput
             "performance", f"{lead}: {'; '.join(parts)}. Any regression listed above may be "
                            "the machine's; rerun BASE and NEW back to back on a quiet machine "
                            "to tell", False))
-    stats["machine_noise"] = bool(moved_controls or busy_runs)
+    return findings
+
+
+def compare_bench(base: Bench, new: Bench, base_doc, new_doc, alpha: float, tput: float,
+                  lat: float, min_reps: int) -> tuple[list[list], list[Finding], dict]:
+    """One row per benchmark in both runs. idbench's own benchmarks (generate/, load/) are
+    gated; baseline/ ones (libuuid, Boost, clock_gettime, a bare fetch_add: no idbench code)
+    are controls, shown and never gated. When a control moves beyond noise, the machine
+    moved between the two runs, and the notes say so beside any regression."""
+    rows, findings = [], []
+    counted = {"regression": "regressions", "improvement": "improvements",
+               "not gated": "not_gated", "control moved": "controls_moved", "gated": "gated"}
+    stats = {"compared": 0, "gated": 0, "regressions": 0, "improvements": 0, "not_gated": 0,
+             "controls_moved": 0}
+    gb = gbench_real_time_pvalues(base_doc or {}, new_doc or {})
+    moved_controls = []
+    for name, n in new.runs.items():
+        b = base.runs.get(name)
+        if b is None:
+            continue
+        stats["compared"] += 1
+        j = _judge(name, n, b, gb.get(name), alpha, tput, lat, min_reps)
+        if j is None:
+            continue
+        rows.append(j.row)
+        if j.finding:
+            findings.append(j.finding)
+        if j.verdict in counted:
+            stats[counted[j.verdict]] += 1
+        if j.verdict in ("regression", "improvement"):
+            stats["gated"] += 1
+        if j.verdict == "control moved":
+            moved_controls.append(f"{name} {j.change}")
+    if stats["not_gated"] and stats["compared"]:
+        findings.append(Finding("performance",
+                                f"{stats['not_gated']} benchmarks have fewer than {min_reps} "
+                                "repetitions: their changes are shown, not gated (run "
+                                "./run.sh bench --full for the gate)", False))
+    gone = [k for k in base.runs if k not in new.runs]
+    if gone:
+        findings.append(Finding("performance", f"{len(gone)} benchmarks of BASE are not in "
+                                               "NEW: not compared", False))
+    findings += _machine_findings(base, new, moved_controls)
+    stats["machine_noise"] = bool(moved_controls or any(busy(x) for x in (base, new)))
     return rows, findings, stats
 
 
 def _host(b: Bench) -> str:
+    rc = b.run_context
+    if rc:
+        return f"{rc.get('host', '?')} ({rc.get('cpus', '?')} × {rc.get('cpu_model', '?')})"
     c = b.context
     return f"{c.get('host_name', '?')} ({c.get('num_cpus', '?')} CPUs @ {c.get('mhz_per_cpu', '?')} MHz)"
 
@@ -372,14 +402,8 @@ def md_table(header, rows) -> list[str]:
     return out
 
 
-def run(base_dir: str, new_dir: str, alpha: float, tput: float, lat: float, min_reps: int,
-        allow_missing: bool, show_all: bool) -> tuple[int, str]:
-    from inputs import BENCH_FILE, read_json
-    base, new = load_results(base_dir), load_results(new_dir)
-    out = ["# idbench compare", "", f"BASE `{base_dir}` → NEW `{new_dir}`", ""]
-    findings: list[Finding] = []
-    machine_noise = False
-
+def _input_findings(base: Results, new: Results, allow_missing: bool) -> list[Finding]:
+    findings = []
     for name, bp, np_ in (("bench.json", base.bench.present, new.bench.present),
                           ("locality.json", base.locality.present, new.locality.present),
                           ("chaos.json", base.chaos.present, new.chaos.present)):
@@ -391,73 +415,74 @@ def run(base_dir: str, new_dir: str, alpha: float, tput: float, lat: float, min_
                                               "on its own (chaos) or not compared", False))
         elif not bp and not np_:
             findings.append(Finding("inputs", f"{name} is in neither: not compared", False))
+    return findings
 
-    # Correctness.
-    out += ["## Correctness (chaos.json)", ""]
-    if new.chaos.present:
-        rows, f, compared = compare_chaos(base.chaos if base.chaos.present else Chaos(),
-                                          new.chaos)
-        findings += f
-        if new.chaos.complete is False:
-            findings.append(Finding("correctness", "NEW's chaos matrix is partial (complete: "
-                                                   "false): only the cells it has are judged",
-                                    False))
-        bad = sum(1 for r in rows if str(r[-1]).startswith("REGRESSION"))
-        out.append(f"{compared} cells judged; {bad} with a correctness regression.")
+
+def _correctness_part(base: Results, new: Results, findings: list[Finding]) -> list[str]:
+    out = ["## Correctness (chaos.json)", ""]
+    if not new.chaos.present:
+        return out + ["chaos.json: not compared.", ""]
+    rows, f, compared = compare_chaos(base.chaos if base.chaos.present else Chaos(), new.chaos)
+    findings += f
+    if new.chaos.complete is False:
+        findings.append(Finding("correctness", "NEW's chaos matrix is partial (complete: "
+                                               "false): only the cells it has are judged", False))
+    bad = sum(1 for r in rows if str(r[-1]).startswith("REGRESSION"))
+    out += [f"{compared} cells judged; {bad} with a correctness regression.", ""]
+    if rows:
+        out += md_table(["cell", "BASE duplicates", "NEW duplicates", "BASE", "NEW", "verdict"],
+                        rows)
         out.append("")
-        if rows:
-            out += md_table(["cell", "BASE duplicates", "NEW duplicates", "BASE", "NEW",
-                             "verdict"], rows)
-            out.append("")
-    else:
-        out += ["chaos.json: not compared.", ""]
+    return out
 
-    # Performance.
-    out += ["## Performance (bench.json)", ""]
-    if base.bench.present and new.bench.present:
-        bdoc, _ = read_json(os.path.join(base_dir, BENCH_FILE))
-        ndoc, _ = read_json(os.path.join(new_dir, BENCH_FILE))
-        rows, f, stats = compare_bench(base.bench, new.bench, bdoc, ndoc, alpha, tput, lat,
-                                       min_reps)
-        findings += f
-        machine_noise = stats["machine_noise"]
-        out.append(f"{stats['compared']} benchmarks compared, {stats['gated']} gated "
-                   f"(≥ {min_reps} repetitions each side): {stats['regressions']} regressed, "
-                   f"{stats['improvements']} improved beyond noise; {stats['controls_moved']} "
-                   "of the baseline/ controls moved. Gate: Mann–Whitney U "
-                   f"p < {alpha:g} and a median change worse than {tput:.0%} (IDs/s) or "
-                   f"{lat:.0%} (load p99).")
+
+def _quiet(verdict: str) -> bool:
+    return (verdict in ("same within noise", "control", "control: same within noise")
+            or verdict.startswith("shifted")
+            or (verdict.startswith("not gated") and "beyond" not in verdict))
+
+
+def _performance_part(base: Results, new: Results, gate: dict, show_all: bool,
+                      findings: list[Finding]) -> tuple[list[str], bool]:
+    """The bench comparison, and whether the machine was noisy."""
+    out = ["## Performance (bench.json)", ""]
+    if not (base.bench.present and new.bench.present):
+        return out + ["bench.json: not compared.", ""], False
+    from inputs import BENCH_FILE, read_json
+    bdoc, _ = read_json(os.path.join(base.directory, BENCH_FILE))
+    ndoc, _ = read_json(os.path.join(new.directory, BENCH_FILE))
+    rows, f, stats = compare_bench(base.bench, new.bench, bdoc, ndoc, **gate)
+    findings += f
+    out += [f"{stats['compared']} benchmarks compared, {stats['gated']} gated "
+            f"(≥ {gate['min_reps']} repetitions each side): {stats['regressions']} regressed, "
+            f"{stats['improvements']} improved beyond noise; {stats['controls_moved']} of the "
+            f"baseline/ controls moved. Gate: Mann–Whitney U p < {gate['alpha']:g} and a median "
+            f"change worse than {gate['tput']:.0%} (IDs/s) or {gate['lat']:.0%} (load p99).", ""]
+    shown = rows if show_all else [r for r in rows if not _quiet(str(r[7]))]
+    if shown:
+        out += md_table(["benchmark", "metric", "BASE median", "NEW median", "change",
+                         "U test p", "repetitions", "verdict", "GB real_time Δ (p)"], shown)
         out.append("")
-        def quiet(verdict: str) -> bool:
-            return (verdict in ("same within noise", "control", "control: same within noise")
-                    or verdict.startswith("shifted")
-                    or (verdict.startswith("not gated") and "beyond" not in verdict))
-        shown = rows if show_all else [r for r in rows if not quiet(str(r[7]))]
-        if shown:
-            out += md_table(["benchmark", "metric", "BASE median", "NEW median", "change",
-                             "U test p", "repetitions", "verdict", "GB real_time Δ (p)"],
-                            shown)
-            out.append("")
-        if len(shown) < len(rows):
-            out.append(f"{len(rows) - len(shown)} more rows unchanged within noise or not "
-                       "gated (--all shows them).")
-            out.append("")
-    else:
-        out += ["bench.json: not compared.", ""]
+    if len(shown) < len(rows):
+        out += [f"{len(rows) - len(shown)} more rows unchanged within noise or not gated (--all "
+                "shows them).", ""]
+    return out, stats["machine_noise"]
 
-    # Locality.
-    if base.locality.present and new.locality.present:
-        rows = compare_locality(base.locality, new.locality)
-        out += ["## Locality (locality.json; information, not gated)", ""]
-        if rows:
-            out += md_table(["generator", "metric", "BASE", "NEW", "change"], rows)
-        else:
-            out.append("No model figure moved by more than 1 %.")
-        out.append("")
 
+def _locality_part(base: Results, new: Results) -> list[str]:
+    if not (base.locality.present and new.locality.present):
+        return []
+    rows = compare_locality(base.locality, new.locality)
+    out = ["## Locality (locality.json; information, not gated)", ""]
+    out += (md_table(["generator", "metric", "BASE", "NEW", "change"], rows) if rows
+            else ["No model figure moved by more than 1 %."])
+    return out + [""]
+
+
+def _verdict_part(findings: list[Finding], machine_noise: bool) -> list[str]:
     regressions = [f for f in findings if f.regression]
     notes = [f for f in findings if not f.regression]
-    out += ["## Verdict", ""]
+    out = ["## Verdict", ""]
     if regressions:
         out.append(f"**FAIL**: {len(regressions)} regression{'s' if len(regressions) != 1 else ''}."
                    + (" The machine was busy or differed between the runs (see the notes): rerun "
@@ -468,7 +493,20 @@ def run(base_dir: str, new_dir: str, alpha: float, tput: float, lat: float, min_
                    "noise.")
     if notes:
         out += ["", "Notes:"] + [f"- {f.area}: {f.what}" for f in notes]
-    return (1 if regressions else 0), "\n".join(out) + "\n"
+    return out
+
+
+def run(base_dir: str, new_dir: str, alpha: float, tput: float, lat: float, min_reps: int,
+        allow_missing: bool, show_all: bool) -> tuple[int, str]:
+    base, new = load_results(base_dir), load_results(new_dir)
+    out = ["# idbench compare", "", f"BASE `{base_dir}` → NEW `{new_dir}`", ""]
+    findings = _input_findings(base, new, allow_missing)
+    out += _correctness_part(base, new, findings)
+    perf, machine_noise = _performance_part(
+        base, new, {"alpha": alpha, "tput": tput, "lat": lat, "min_reps": min_reps}, show_all,
+        findings)
+    out += perf + _locality_part(base, new) + _verdict_part(findings, machine_noise)
+    return (1 if any(f.regression for f in findings) else 0), "\n".join(out) + "\n"
 
 
 def main(argv=None) -> int:

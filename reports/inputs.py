@@ -3,8 +3,17 @@
 A results directory (reports/latest/ by default) holds up to three files:
 
     bench.json     Google Benchmark JSON from build/bin/idbench-bench (bench/run_bench.sh)
-    locality.json  {"matrix": [...], "validation": {...} | null} (bench/locality/run_locality.sh)
+    locality.json  {"context", "complete", "matrix": [...], "validation": {...} | null}
+                   (idbench locality --matrix)
     chaos.json     {"context", "config", "complete", "cells": [...], ...} (chaos/run_chaos.sh)
+
+Each file carries the same run-context block (plumbing/run_context.hpp: commit, dirty, build
+type, compiler, host, CPU, start time, load): locality.json and chaos.json as their "context"
+object, bench.json as the JSON text of its context key "idbench_run_context" (Google Benchmark's
+context holds strings). bench.json also carries the variant description that
+`idbench list --json` prints, as the JSON text of its context key "idbench_variants": the report
+reads what a variant is (its scheme, whether it reads a clock) from the run itself, so a report
+rendered later from archived results does not depend on the binary at hand.
 
 Nothing here raises on a missing file, a malformed file or a missing field: each loader
 returns what it could read plus `problems`, sentences a report prints as they are ("chaos.json
@@ -33,7 +42,7 @@ CHAOS_FILE = "chaos.json"
 # Where each file comes from, for "missing" sentences.
 PRODUCER = {
     BENCH_FILE: "./run.sh bench (bench/run_bench.sh)",
-    LOCALITY_FILE: "./run.sh locality (bench/locality/run_locality.sh)",
+    LOCALITY_FILE: "./run.sh locality (idbench locality --matrix)",
     CHAOS_FILE: "./run.sh chaos (chaos/run_chaos.sh)",
 }
 
@@ -53,6 +62,20 @@ def number(value: Any) -> float | None:
     return v if math.isfinite(v) else None
 
 
+RUN_CONTEXT_KEY = "idbench_run_context"
+VARIANTS_KEY = "idbench_variants"
+
+
+def run_context_of(block: Any) -> dict | None:
+    """The run-context block (plumbing/run_context.hpp), or None when `block` is not one."""
+    if isinstance(block, str):
+        try:
+            block = json.loads(block)
+        except json.JSONDecodeError:
+            return None
+    return block if isinstance(block, dict) and "idbench_version" in block else None
+
+
 def read_json(path: str) -> tuple[Any, str | None]:
     """(document, None) or (None, why it could not be read)."""
     name = os.path.basename(path)
@@ -67,6 +90,48 @@ def read_json(path: str) -> tuple[Any, str | None]:
         return None, f"{name} cannot be read: {e}"
     except json.JSONDecodeError as e:
         return None, f"{name} is not valid JSON ({e.msg} at line {e.lineno}): half-written or corrupt"
+
+
+# ---------------------------------------------------------------------------------------------
+# The variant description (`idbench list --json`)
+
+
+@dataclass
+class Description:
+    """Every variant as `idbench list --json` describes it, in registry order (the order the
+    charts give out colours in). Empty when the results carry no description."""
+
+    variants: list[dict] = field(default_factory=list)
+
+    def names(self) -> list[str]:
+        return [v["name"] for v in self.variants]
+
+    def get(self, name: str) -> dict:
+        """The variant's description; {} for a variant the description does not name."""
+        return next((v for v in self.variants if v["name"] == name), {})
+
+    def schemes(self) -> dict[str, list[str]]:
+        """Scheme name -> its variants, in registry order; variants without a scheme left out."""
+        out: dict[str, list[str]] = {}
+        for v in self.variants:
+            if isinstance(v.get("scheme"), str) and v["scheme"]:
+                out.setdefault(v["scheme"], []).append(v["name"])
+        return out
+
+
+def parse_description(doc: Any) -> Description | None:
+    """`idbench list --json` output ({"variants": [...]}, or the bare list, or its JSON
+    text), or None when `doc` is none of these."""
+    if isinstance(doc, str):
+        try:
+            doc = json.loads(doc)
+        except json.JSONDecodeError:
+            return None
+    if isinstance(doc, dict):
+        doc = doc.get("variants")
+    if not isinstance(doc, list):
+        return None
+    return Description([v for v in doc if isinstance(v, dict) and isinstance(v.get("name"), str)])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,7 +178,9 @@ class BenchRun:
 @dataclass
 class Bench:
     present: bool = False
-    context: dict = field(default_factory=dict)
+    context: dict = field(default_factory=dict)  # Google Benchmark's, with idbench_* keys
+    run_context: dict | None = None
+    description: Description | None = None
     runs: dict[str, BenchRun] = field(default_factory=dict)  # by name, in file order
     problems: list[str] = field(default_factory=list)
     unrecognised: list[str] = field(default_factory=list)
@@ -183,8 +250,14 @@ def load_bench(doc: Any) -> Bench:
     ctx = doc.get("context")
     if isinstance(ctx, dict):
         b.context = ctx
-    else:
+        b.run_context = run_context_of(ctx.get(RUN_CONTEXT_KEY))
+        b.description = parse_description(ctx.get(VARIANTS_KEY))
+    if b.run_context is None:
         b.problems.append("bench.json has no context block: machine, commit and date unknown")
+    if b.description is None:
+        b.problems.append("bench.json carries no variant description (context key "
+                          f"{VARIANTS_KEY}): the decision table gives each variant a row of its "
+                          "own")
     entries = doc.get("benchmarks")
     if not isinstance(entries, list):
         b.problems.append("bench.json has no 'benchmarks' list: nothing to show")
@@ -227,22 +300,24 @@ def load_bench(doc: Any) -> Bench:
 @dataclass
 class Locality:
     present: bool = False
+    run_context: dict | None = None
     matrix: list[dict] = field(default_factory=list)
     validation: dict | None = None  # the --validate object, or None when not run
     problems: list[str] = field(default_factory=list)
 
-    @property
-    def context(self) -> dict:
-        for m in self.matrix:
-            if isinstance(m.get("context"), dict):
-                return m["context"]
-        if self.validation and isinstance(self.validation.get("context"), dict):
-            return self.validation["context"]
-        return {}
-
     def validation_rows(self) -> list[dict]:
         rows = (self.validation or {}).get("validation")
         return [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
+
+
+def locality_variants(loc: Locality) -> list[str]:
+    """The registry variants whose streams the matrix measured, in matrix order."""
+    out: dict[str, None] = {}
+    for m in loc.matrix:
+        s = m.get("stream") if isinstance(m.get("stream"), dict) else {}
+        if s.get("variant"):
+            out.setdefault(str(s["variant"]))
+    return list(out)
 
 
 def locality_generator(entry: dict) -> str:
@@ -263,6 +338,13 @@ def load_locality(doc: Any) -> Locality:
     if not isinstance(doc, dict):
         loc.problems.append("locality.json is not a JSON object: nothing read")
         return loc
+    loc.run_context = run_context_of(doc.get("context"))
+    if loc.run_context is None:
+        loc.problems.append("locality.json has no context block: machine, commit and date "
+                            "unknown")
+    if doc.get("complete") is False:
+        loc.problems.append("locality.json is a partial matrix (complete: false): the streams "
+                            "after the last one written are missing")
     matrix = doc.get("matrix")
     if isinstance(matrix, list):
         loc.matrix = [m for m in matrix if isinstance(m, dict)]
@@ -292,7 +374,7 @@ def load_locality(doc: Any) -> Locality:
 @dataclass
 class Chaos:
     present: bool = False
-    context: dict = field(default_factory=dict)
+    run_context: dict | None = None
     config: dict = field(default_factory=dict)
     complete: bool | None = None
     cells: list[dict] = field(default_factory=list)
@@ -324,9 +406,8 @@ def load_chaos(doc: Any) -> Chaos:
         return ch
     if "cells" not in doc and "scenario" in doc:  # one `idbench chaos --json` run
         doc = {"context": doc.get("context"), "cells": [doc], "complete": True}
-    if isinstance(doc.get("context"), dict):
-        ch.context = doc["context"]
-    else:
+    ch.run_context = run_context_of(doc.get("context"))
+    if ch.run_context is None:
         ch.problems.append("chaos.json has no context block: machine, commit and date unknown")
     if isinstance(doc.get("config"), dict):
         ch.config = doc["config"]
@@ -360,6 +441,10 @@ class Results:
 
     def problems(self) -> list[str]:
         return self.missing + self.bench.problems + self.locality.problems + self.chaos.problems
+
+    @property
+    def description(self) -> Description:
+        return self.bench.description or Description()
 
 
 def load_results(directory: str) -> Results:

@@ -76,13 +76,70 @@ class BenchLoadTest(unittest.TestCase):
         self.assertIsNone(b.layout_cap_per_s("wide"))
 
 
+RUN_CONTEXT = {"idbench_version": 1, "commit": "a" * 40, "dirty": True, "build_type": "Release",
+               "compiler": "GNU 12.2.0", "sanitizers": "", "host": "h", "os": "Linux",
+               "cpu_model": "cpu", "cpus": 2, "started_utc": "2026-12-01T14:00:00Z",
+               "load_avg_1m": 0.5, "clock_source": "tsc"}
+
+
+class RunContextTest(unittest.TestCase):
+    """One schema in all three files: bench.json as JSON text in its context (Google Benchmark
+    keeps strings there), locality.json and chaos.json as their "context" object."""
+
+    def test_the_same_block_is_read_from_every_file(self):
+        b = inputs.load_bench({"context": {"idbench_run_context": json.dumps(RUN_CONTEXT)},
+                               "benchmarks": []})
+        loc = inputs.load_locality({"context": RUN_CONTEXT, "matrix": [], "validation": None})
+        ch = inputs.load_chaos({"context": RUN_CONTEXT, "cells": []})
+        self.assertEqual([b.run_context, loc.run_context, ch.run_context], [RUN_CONTEXT] * 3)
+
+    def test_a_context_of_another_schema_is_not_guessed_from(self):
+        old = {"host": "vm", "commit": "7af609932464f44fb42fcd81251d78ec9d1c613a+dirty"}
+        loc = inputs.load_locality({"context": old, "matrix": [], "validation": None})
+        self.assertIsNone(loc.run_context)
+        self.assertIn("locality.json has no context block: machine, commit and date unknown",
+                      loc.problems)
+        b = inputs.load_bench({"context": {"idbench_run_context": "{not json"}, "benchmarks": []})
+        self.assertIsNone(b.run_context)
+
+    def test_the_commit_is_written_one_way(self):
+        import content
+        self.assertEqual(content.commit_text(RUN_CONTEXT), "a" * 12 + "-dirty")
+        self.assertEqual(content.commit_text(dict(RUN_CONTEXT, dirty=False)), "a" * 12)
+        self.assertEqual(content.commit_text(dict(RUN_CONTEXT, commit="unknown")), "–")
+
+
+class LocalityLoadTest(unittest.TestCase):
+    def test_a_partial_matrix_says_so(self):
+        loc = inputs.load_locality({"context": RUN_CONTEXT, "complete": False, "matrix": []})
+        self.assertTrue(any("locality.json is a partial matrix" in p for p in loc.problems))
+        loc = inputs.load_locality({"context": RUN_CONTEXT, "complete": True, "matrix": [],
+                                    "validation": None})
+        self.assertFalse(any("partial" in p for p in loc.problems))
+
+
+class DescriptionTest(unittest.TestCase):
+    def test_list_json_is_read_in_registry_order_and_grouped_by_scheme(self):
+        d = inputs.parse_description(json.dumps({"variants": [
+            {"name": "b", "scheme": "S"}, {"name": "a", "scheme": ""}, {"name": "c", "scheme": "S"},
+            {"summary": "no name: ignored"}]}))
+        self.assertEqual(d.names(), ["b", "a", "c"])
+        self.assertEqual(d.schemes(), {"S": ["b", "c"]})
+        self.assertEqual(d.get("zzz"), {})
+
+    def test_a_bench_without_one_says_so(self):
+        b = inputs.load_bench({"context": {}, "benchmarks": []})
+        self.assertIsNone(b.description)
+        self.assertTrue(any("no variant description" in p for p in b.problems))
+
+
 class ChaosLoadTest(unittest.TestCase):
     def test_a_single_run_json_is_one_cell(self):
         run = {"scenario": "ntp-step-back", "variant": "cas", "policy": "refuse", "nodes": 2,
-               "ids": 10, "duplicates": 0, "promise_kept": True, "context": {"host": "h"}}
+               "ids": 10, "duplicates": 0, "promise_kept": True, "context": RUN_CONTEXT}
         ch = inputs.load_chaos(run)
         self.assertEqual(len(ch.cells), 1)
-        self.assertEqual(ch.context, {"host": "h"})
+        self.assertEqual(ch.run_context, RUN_CONTEXT)
         self.assertTrue(any("lack" in p for p in ch.problems))
 
     def test_a_partial_matrix_says_how_far_it_got(self):

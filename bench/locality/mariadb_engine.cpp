@@ -1,16 +1,14 @@
-// MariaDB (InnoDB), in a private mariadbd: started on a unix socket in a temp directory with
-// networking off, stopped (SIGTERM, then SIGKILL) when the engine is destroyed, the
-// directory removed. The ground truth the model is validated against.
+// mariadb_engine.cpp — MariaDB (InnoDB) in a private mariadbd (db_server.hpp) on a unix socket
+// with networking off. The ground truth the model is validated against.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "bench/locality/engines.hpp"
-#include "bench/locality/process.hpp"
+#include "bench/locality/db_server.hpp"
 
 namespace idbench::locality {
 
@@ -22,13 +20,13 @@ constexpr const char* kMissing =
 
 class MariadbEngine final : public Engine {
  public:
-  MariadbEngine() : dir_("idbench-mariadb-") {
-    const std::string server = find_program("mariadbd");
-    const std::string install = find_program("mariadb-install-db");
-    client_ = find_program("mariadb");
-    if (server.empty() || install.empty() || client_.empty()) throw EngineUnavailable(kMissing);
-    const std::string data = dir_.path() + "/data";
-    socket_ = dir_.path() + "/mysqld.sock";
+  MariadbEngine() : db_("idbench-mariadb", std::nullopt) {
+    const std::string server = plumbing::find_program("mariadbd");
+    const std::string install = plumbing::find_program("mariadb-install-db");
+    const std::string client = plumbing::find_program("mariadb");
+    if (server.empty() || install.empty() || client.empty()) throw EngineUnavailable(kMissing);
+    const std::string data = db_.dir() + "/data";
+    const std::string socket = db_.dir() + "/mysqld.sock";
     const bool root = geteuid() == 0;
     // mariadbd refuses root unless told --user=root; it then stays root inside its own
     // private directory, which is all it touches.
@@ -38,32 +36,25 @@ class MariadbEngine final : public Engine {
     std::vector<std::string> install_argv = {install,
                                              "--no-defaults",
                                              "--datadir=" + data,
-                                             "--tmpdir=" + dir_.path(),
+                                             "--tmpdir=" + db_.dir(),
                                              "--auth-root-authentication-method=normal",
                                              "--skip-test-db"};
     if (root) install_argv.push_back("--user=root");
-    const auto installed = run_command(install_argv, dir_.path(), "", 180);
-    if (installed.exit_code != 0) {
-      throw Error(fmt::format("mariadb-install-db failed:\n{}{}", installed.out, installed.err));
-    }
+    db_.init(install_argv, "mariadb-install-db");
     std::vector<std::string> argv = {
-        server, "--no-defaults", "--datadir=" + data, "--tmpdir=" + dir_.path(),
-        "--socket=" + socket_, "--skip-networking", "--pid-file=" + dir_.path() + "/mysqld.pid",
+        server, "--no-defaults", "--datadir=" + data, "--tmpdir=" + db_.dir(),
+        "--socket=" + socket, "--skip-networking", "--pid-file=" + db_.dir() + "/mysqld.pid",
         "--skip-grant-tables",
         // Durability is irrelevant to page layout; these make the run fast.
         "--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0",
         "--innodb-buffer-pool-size=1G", "--innodb-stats-auto-recalc=OFF", "--skip-log-bin"};
     if (root) argv.push_back("--user=root");
-    log_ = dir_.path() + "/mysqld.log";
-    server_ = std::make_unique<ServerProcess>(argv, log_);
-    wait_ready();
-    version_ = query("SELECT VERSION()");
-    query("SET GLOBAL innodb_monitor_enable = 'index_page_splits'");
-  }
-
-  ~MariadbEngine() override {
-    // Stop the server before the temp directory (declared first) is removed.
-    if (server_) server_->stop();
+    db_.start(argv,
+              {client, "--no-defaults", "--socket=" + socket, "--user=root", "--batch",
+               "--skip-column-names"},
+              "mariadbd");
+    version_ = db_.query("SELECT VERSION()");
+    db_.query("SET GLOBAL innodb_monitor_enable = 'index_page_splits'");
   }
 
   std::string name() const override { return "mariadb"; }
@@ -71,7 +62,7 @@ class MariadbEngine final : public Engine {
   Metrics run(const KeyStream& stream, const TableSpec& table) override {
     const auto start = std::chrono::steady_clock::now();
     const bool binary = table.key_type == KeyType::binary16;
-    const std::string sql_path = dir_.path() + "/run.sql";
+    const std::string sql_path = db_.dir() + "/run.sql";
     {
       std::ofstream sql(sql_path);
       sql << "DROP DATABASE IF EXISTS idb; CREATE DATABASE idb; USE idb;\n";
@@ -109,7 +100,7 @@ class MariadbEngine final : public Engine {
              " (SELECT COUNT(*) FROM t);\n";
       sql << "DROP DATABASE idb;\n";
     }
-    const auto r = client(sql_path);
+    const auto r = db_.run_sql_file(sql_path);
     std::istringstream out(r.out);
     Metrics m;
     m.engine = "mariadb";
@@ -140,47 +131,8 @@ class MariadbEngine final : public Engine {
   }
 
  private:
-  CommandResult client(const std::string& sql_file) {
-    auto r = run_command({client_, "--no-defaults", "--socket=" + socket_, "--user=root", "--batch",
-                          "--skip-column-names"},
-                         dir_.path(), sql_file, 1800);
-    if (r.exit_code != 0) throw Error(fmt::format("mariadb client failed:\n{}", r.err));
-    return r;
-  }
-
-  std::string query(const std::string& q) {
-    const std::string path = dir_.path() + "/q.sql";
-    std::ofstream(path) << q << ";\n";
-    auto r = client(path);
-    while (!r.out.empty() && r.out.back() == '\n') r.out.pop_back();
-    return r.out;
-  }
-
-  void wait_ready() {
-    const std::string path = dir_.path() + "/ping.sql";
-    std::ofstream(path) << "SELECT 1;\n";
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (!server_->running()) {
-        throw Error(fmt::format("mariadbd exited during start-up:\n{}", read_file(log_)));
-      }
-      if (access(socket_.c_str(), F_OK) == 0) {
-        auto r =
-            run_command({client_, "--no-defaults", "--socket=" + socket_, "--user=root", "--batch"},
-                        dir_.path(), path, 10);
-        if (r.exit_code == 0) return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    throw Error(fmt::format("mariadbd did not start within 90 s:\n{}", read_file(log_)));
-  }
-
-  TempDir dir_;
-  std::string client_;
-  std::string socket_;
-  std::string log_;
+  DbServer db_;
   std::string version_;
-  std::unique_ptr<ServerProcess> server_;
 };
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "bench/locality/process.hpp"
+#include "plumbing/child_process.hpp"
 #include "bench/locality/results_json.hpp"
 #include "bench/locality/validate.hpp"
 #include "plumbing/atomic_file.hpp"
@@ -94,7 +94,7 @@ nlohmann::json cross_check(const MatrixOptions& options, const Progress& progres
     progress.say("cross-check against real engines not asked for: skipped");
     return nullptr;
   }
-  if (find_program("mariadbd", {"/usr/sbin"}).empty()) {
+  if (plumbing::find_program("mariadbd", {"/usr/sbin"}).empty()) {
     progress.say("mariadb-server not installed: cross-check skipped");
     return nullptr;
   }

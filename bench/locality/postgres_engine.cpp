@@ -1,6 +1,5 @@
-// PostgreSQL, in a private cluster: initdb into a temp directory, postgres listening only on
-// a unix socket there, stopped when the engine is destroyed. PostgreSQL refuses to run as
-// root, so when idbench is root the cluster runs as `nobody` (which owns the directory).
+// postgres_engine.cpp — PostgreSQL in a private cluster (db_server.hpp): initdb, postgres
+// listening only on a unix socket, as `nobody` when idbench is root (PostgreSQL refuses root).
 // PostgreSQL has no clustered index: the figures are those of the primary key's B-tree.
 #include <fmt/format.h>
 #include <unistd.h>
@@ -10,10 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "bench/locality/engines.hpp"
-#include "bench/locality/process.hpp"
+#include "bench/locality/db_server.hpp"
 
 namespace idbench::locality {
 
@@ -41,32 +39,7 @@ std::string postgres_bin_dir() {
 
 class PostgresEngine final : public Engine {
  public:
-  PostgresEngine() : dir_("idbench-postgres-") {
-    const std::string bin = postgres_bin_dir();
-    psql_ = find_program("psql", {bin});
-    if (bin.empty() || psql_.empty()) throw EngineUnavailable(kMissing);
-    as_ = unprivileged_user_if_root();
-    if (as_) dir_.give_to(*as_);
-    const std::string data = dir_.path() + "/data";
-    const auto init = run_command({bin + "/initdb", "-D", data, "-U", "idbench", "-A", "trust",
-                                   "--no-sync", "-E", "UTF8", "--locale=C"},
-                                  dir_.path(), "", 180, as_);
-    if (init.exit_code != 0) throw Error(fmt::format("initdb failed:\n{}{}", init.out, init.err));
-    log_ = dir_.path() + "/postgres.log";
-    server_ = std::make_unique<ServerProcess>(
-        std::vector<std::string>{bin + "/postgres", "-D", data, "-k", dir_.path(), "-c",
-                                 "listen_addresses=", "-c", "fsync=off", "-c",
-                                 "synchronous_commit=off", "-c", "full_page_writes=off", "-c",
-                                 "shared_buffers=256MB", "-c", "autovacuum=off"},
-        log_, as_);
-    wait_ready();
-    version_ = query("SHOW server_version");
-    query("CREATE EXTENSION IF NOT EXISTS pgstattuple");
-  }
-
-  ~PostgresEngine() override {
-    if (server_) server_->stop();
-  }
+  PostgresEngine() : PostgresEngine(postgres_bin_dir()) {}
 
   std::string name() const override { return "postgres"; }
 
@@ -74,7 +47,7 @@ class PostgresEngine final : public Engine {
     const auto start = std::chrono::steady_clock::now();
     const bool binary = table.key_type == KeyType::binary16;
     const bool shift = !binary && sql::needs_signed_shift(stream);
-    const std::string sql_path = dir_.path() + "/run.sql";
+    const std::string sql_path = db_.dir() + "/run.sql";
     {
       std::ofstream sql(sql_path);
       sql << "DROP TABLE IF EXISTS t;\n";
@@ -101,7 +74,7 @@ class PostgresEngine final : public Engine {
              " (SELECT count(*) FROM t) FROM pgstatindex('t_pkey');\n";
       sql << "DROP TABLE t;\n";
     }
-    const auto r = psql(sql_path);
+    const auto r = db_.run_sql_file(sql_path);
     Metrics m;
     m.engine = "postgres";
     m.engine_version = version_;
@@ -131,45 +104,27 @@ class PostgresEngine final : public Engine {
   }
 
  private:
-  CommandResult psql(const std::string& sql_file) {
-    auto r = run_command({psql_, "-X", "-q", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1", "-h",
-                          dir_.path(), "-U", "idbench", "-d", "postgres", "-f", sql_file},
-                         dir_.path(), "", 1800, as_);
-    if (r.exit_code != 0) throw Error(fmt::format("psql failed:\n{}", r.err));
-    return r;
+  // PostgreSQL refuses to run as root: when idbench is root the cluster runs as `nobody`.
+  explicit PostgresEngine(const std::string& bin)
+      : db_("idbench-postgres", plumbing::unprivileged_user_if_root()) {
+    const std::string psql = plumbing::find_program("psql", {bin});
+    if (bin.empty() || psql.empty()) throw EngineUnavailable(kMissing);
+    const std::string data = db_.dir() + "/data";
+    db_.init({bin + "/initdb", "-D", data, "-U", "idbench", "-A", "trust", "--no-sync", "-E",
+              "UTF8", "--locale=C"},
+             "initdb");
+    db_.start({bin + "/postgres", "-D", data, "-k", db_.dir(), "-c", "listen_addresses=", "-c",
+               "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c",
+               "shared_buffers=256MB", "-c", "autovacuum=off"},
+              {psql, "-X", "-q", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1", "-h", db_.dir(),
+               "-U", "idbench", "-d", "postgres"},
+              "postgres");
+    version_ = db_.query("SHOW server_version");
+    db_.query("CREATE EXTENSION IF NOT EXISTS pgstattuple");
   }
 
-  std::string query(const std::string& q) {
-    const std::string path = dir_.path() + "/q.sql";
-    std::ofstream(path) << q << ";\n";
-    auto r = psql(path);
-    while (!r.out.empty() && r.out.back() == '\n') r.out.pop_back();
-    return r.out;
-  }
-
-  void wait_ready() {
-    const std::string path = dir_.path() + "/ping.sql";
-    std::ofstream(path) << "SELECT 1;\n";
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (!server_->running()) {
-        throw Error(fmt::format("postgres exited during start-up:\n{}", read_file(log_)));
-      }
-      auto r = run_command(
-          {psql_, "-X", "-q", "-h", dir_.path(), "-U", "idbench", "-d", "postgres", "-f", path},
-          dir_.path(), "", 10, as_);
-      if (r.exit_code == 0) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    throw Error(fmt::format("postgres did not start within 90 s:\n{}", read_file(log_)));
-  }
-
-  TempDir dir_;
-  std::string psql_;
-  std::string log_;
+  DbServer db_;
   std::string version_;
-  std::optional<RunAs> as_;
-  std::unique_ptr<ServerProcess> server_;
 };
 
 }  // namespace

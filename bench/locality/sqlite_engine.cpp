@@ -1,5 +1,5 @@
-// SQLite, embedded: a WITHOUT ROWID table is a B-tree keyed by the primary key, SQLite's
-// nearest thing to a clustered index. 16 KiB pages so leaf counts compare with InnoDB's; its
+// sqlite_engine.cpp — SQLite, embedded: a WITHOUT ROWID table is a B-tree keyed by the
+// primary key, SQLite's nearest thing to a clustered index. 16 KiB pages so leaf counts compare with InnoDB's; its
 // split rules are its own (balance_quick for appends at the right edge, balance_nonroot
 // redistributing among up to three siblings otherwise), which is the point of showing it.
 #include <fmt/format.h>
@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "bench/locality/engines.hpp"
-#include "bench/locality/process.hpp"
+#include "plumbing/child_process.hpp"
+#include "plumbing/temp_dir.hpp"
 
 namespace idbench::locality {
 
@@ -53,13 +54,20 @@ class Stmt {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
+// How often the insert loop looks for a signal: cheap, and well under a second of inserts.
+constexpr std::size_t kInterruptCheckRows = 4096;
+
 class SqliteEngine final : public Engine {
  public:
   std::string name() const override { return "sqlite"; }
 
   Metrics run(const KeyStream& stream, const TableSpec& table) override {
     const auto start = std::chrono::steady_clock::now();
-    TempDir dir("idbench-sqlite-");
+    // A signal unwinds (Interrupted) so the directory goes; what a SIGKILL leaves is swept here
+    // by the next run.
+    const plumbing::InterruptGuard guard;
+    plumbing::sweep_stale_temp_dirs();
+    const plumbing::TempDir dir("idbench-sqlite");
     Metrics m;
     m.engine = "sqlite";
     m.engine_version = sqlite3_libversion();
@@ -77,7 +85,9 @@ class SqliteEngine final : public Engine {
       Stmt ins(db.get(), table.payload_bytes > 0 ? "INSERT OR IGNORE INTO t VALUES (?, ?)"
                                                  : "INSERT OR IGNORE INTO t VALUES (?)");
       std::vector<unsigned char> payload(static_cast<std::size_t>(table.payload_bytes), 0xAB);
+      std::size_t inserted = 0;
       for (const Id& id : stream.keys) {
+        if (++inserted % kInterruptCheckRows == 0) plumbing::throw_if_interrupted();
         if (binary) {
           const Uuid u = id.to_uuid();
           sqlite3_bind_blob(ins.get(), 1, u.bytes.data(), 16, SQLITE_TRANSIENT);

@@ -1,0 +1,103 @@
+#!/bin/sh
+# engine_leftovers_test.sh — `idbench locality --engine E` leaves nothing behind (issue 9,
+# items 15 and 16): killed with -9 once its server is up, no server process survives it (the
+# parent-death signal outlives the drop to `nobody`) and the temp dir it could not remove is
+# swept by the next run; interrupted with SIGINT, it stops its server and removes its dir.
+#
+#   engine_leftovers_test.sh IDBENCH postgres|mariadb
+# Exit 77 (ctest: skipped) when the engine's packages are not installed.
+set -u
+idbench=$1
+engine=$2
+case $engine in
+  postgres) ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "skipped: postgresql is not installed"; exit 77; }
+            socket=.s.PGSQL.5432 ;;
+  mariadb)  { command -v mariadbd || test -x /usr/sbin/mariadbd; } >/dev/null 2>&1 || { echo "skipped: mariadb-server is not installed"; exit 77; }
+            socket=mysqld.sock ;;
+  *) echo "usage: $0 IDBENCH postgres|mariadb" >&2; exit 2 ;;
+esac
+
+# A private TMPDIR: the engine's directory lands here, and every check looks only here.
+work=$(mktemp -d /tmp/engine-leftovers-XXXXXX)
+chmod 755 "$work"  # postgres runs as nobody and must reach its directory inside
+export TMPDIR=$work
+failed=0
+fail() { echo "FAIL: $*"; failed=1; }
+
+# Processes whose command line or working directory is inside $work (a server, its children).
+leftovers() {
+  for p in /proc/[0-9]*; do
+    cwd=$(readlink "$p/cwd" 2>/dev/null) || continue
+    cmd=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline") || continue
+    case "$cwd $cmd" in *"$work/idbench-"*) echo "${p#/proc/} $cmd" ;; esac
+  done
+}
+
+# Waits (at most 120 s) until the run's server answers on its socket; 1 if it never does.
+wait_for_server() {
+  i=0
+  while [ $i -lt 1200 ]; do
+    for d in "$work"/idbench-"$engine"-"$1"-*; do
+      [ -S "$d/$socket" ] && return 0
+    done
+    kill -0 "$1" 2>/dev/null || return 1
+    sleep 0.1
+    i=$((i + 1))
+  done
+  return 1
+}
+
+# Waits (at most ~30 s) for every leftover process to go; prints and kills what stays.
+no_process_left() {
+  i=0
+  while [ -n "$(leftovers)" ] && [ $i -lt 30 ]; do sleep 1; i=$((i + 1)); done
+  left=$(leftovers)
+  if [ -n "$left" ]; then
+    fail "$1 left processes behind:"
+    echo "$left"
+    echo "$left" | while read -r pid _; do kill -9 "$pid" 2>/dev/null; done
+  fi
+}
+
+seq 1 3000000 >"$work/keys.txt"
+
+# 1. SIGKILL once the server is up.
+"$idbench" locality --keys "$work/keys.txt" --engine "$engine" >/dev/null 2>"$work/err1" &
+run=$!
+if wait_for_server $run; then
+  kill -9 $run
+  wait $run 2>/dev/null
+  no_process_left "kill -9"
+  ls -d "$work"/idbench-"$engine"-"$run"-* >/dev/null 2>&1 ||
+    fail "expected the killed run's directory to be left for the sweep"
+else
+  fail "the $engine server never came up:"; cat "$work/err1"
+  kill -9 $run 2>/dev/null
+fi
+
+# 2. The next run sweeps what the killed one left (the sqlite engine is quick).
+seq 1 1000 >"$work/few.txt"
+"$idbench" locality --keys "$work/few.txt" --engine sqlite >/dev/null 2>"$work/err2" ||
+  { fail "the sqlite run failed:"; cat "$work/err2"; }
+left=$(ls -d "$work"/idbench-* 2>/dev/null)
+[ -z "$left" ] || fail "the next run did not sweep: $left"
+
+# 3. SIGINT: the run stops its server and removes its directory itself.
+"$idbench" locality --keys "$work/keys.txt" --engine "$engine" >/dev/null 2>"$work/err3" &
+run=$!
+if wait_for_server $run; then
+  kill -INT $run
+  wait $run
+  status=$?
+  [ $status -ne 0 ] || fail "an interrupted run exited 0"
+  no_process_left "SIGINT"
+  left=$(ls -d "$work"/idbench-* 2>/dev/null)
+  [ -z "$left" ] || fail "SIGINT left its directory: $left"
+else
+  fail "the $engine server never came up:"; cat "$work/err3"
+  kill -9 $run 2>/dev/null
+fi
+
+rm -rf "$work"
+[ $failed -eq 0 ] && echo "ok: $engine leaves nothing behind"
+exit $failed

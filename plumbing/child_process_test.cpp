@@ -1,0 +1,170 @@
+// child_process_test.cpp — fork/exec, pipes, deadlines, stop, interrupts, and the parent-death
+// signal that must survive the drop to an unprivileged user (issue 9, item 15).
+#include "plumbing/child_process.hpp"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "plumbing/temp_dir.hpp"
+
+namespace idbench::plumbing {
+namespace {
+
+constexpr std::int64_t kSecond = 1'000'000'000;
+
+// A spec with argv and stdio set (fields assigned, not designated: GCC 12 warns about the
+// omitted ones).
+ChildSpec spec(std::vector<std::string> argv, Stdio out = Stdio::null()) {
+  ChildSpec s;
+  s.argv = std::move(argv);
+  s.out = std::move(out);
+  return s;
+}
+
+TEST(RunCommand, CapturesStdoutStderrAndTheExitCode) {
+  const auto r = run_command({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"});
+  EXPECT_EQ(r.out, "out\n");
+  EXPECT_EQ(r.err, "err\n");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_FALSE(r.timed_out);
+}
+
+TEST(RunCommand, ReadsStdinFromAFile) {
+  TempDir dir("idbench-child-test");
+  const std::string in = dir.path() + "/in";
+  std::ofstream(in) << "a\nb\n";
+  const auto r = run_command({"/bin/cat"}, CommandOptions{in, 600'000, std::nullopt});
+  EXPECT_EQ(r.out, "a\nb\n");
+  EXPECT_EQ(r.exit_code, 0);
+}
+
+TEST(RunCommand, KillsTheWholeGroupAtTheTimeout) {
+  // The shell's own child (sleep) holds stdout open: only killing the group ends the run.
+  const auto r = run_command({"/bin/sh", "-c", "sleep 30; echo never"}, CommandOptions{"", 200, std::nullopt});
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.exit_code, -1);
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(RunCommand, AProgramThatCannotBeExecutedExits127) {
+  const auto r = run_command({"/nonexistent/program"});
+  EXPECT_EQ(r.exit_code, 127);
+  EXPECT_NE(r.err.find("cannot execute /nonexistent/program"), std::string::npos);
+}
+
+TEST(RunCommand, WorksWithOurStdoutClosed) {
+  const int saved = ::dup(1);
+  ::close(1);
+  const auto r = run_command({"/bin/sh", "-c", "echo hi; echo ho >&2"});
+  ::dup2(saved, 1);
+  ::close(saved);
+  EXPECT_EQ(r.out, "hi\n");
+  EXPECT_EQ(r.err, "ho\n");
+}
+
+TEST(ChildProcess, TalksInLinesOverPipesAndGetsExactlyTheEnvironmentGiven) {
+  TempDir dir("idbench-child-test");
+  ChildProcess cat({"/bin/cat"}, {}, dir.path() + "/err");
+  cat.send_line("hello");
+  EXPECT_EQ(cat.read_line(monotonic_ns() + 10 * kSecond), "hello");
+  cat.close_stdin();
+  EXPECT_EQ(cat.read_line(monotonic_ns() + 10 * kSecond), std::nullopt);  // EOF
+  EXPECT_EQ(cat.wait_until(monotonic_ns() + 10 * kSecond), 0);
+
+  ChildSpec env_spec = spec({"/usr/bin/env"}, Stdio::pipe());
+  env_spec.env = std::vector<std::string>{"A=1"};
+  ChildProcess env(env_spec);
+  std::string out, err;
+  EXPECT_TRUE(env.read_to_end(out, err, monotonic_ns() + 10 * kSecond));
+  EXPECT_EQ(out, "A=1\n");
+}
+
+TEST(ChildProcess, LeadsItsOwnProcessGroup) {
+  ChildProcess sleeper(spec({"/bin/sleep", "30"}));
+  // setpgid runs in both processes; the parent's call has returned by now.
+  EXPECT_EQ(::getpgid(sleeper.pid()), sleeper.pid());
+  EXPECT_EQ(sleeper.kill_and_reap(), 128 + SIGKILL);
+  EXPECT_TRUE(sleeper.signalled());
+}
+
+TEST(ChildProcess, StopsAServerWithSigtermThenSigkill) {
+  ChildProcess polite(spec({"/bin/sh", "-c", "trap 'exit 7' TERM; while :; do sleep 0.05; done"}));
+  ::usleep(200'000);  // let the shell install its trap
+  EXPECT_EQ(polite.stop(10 * kSecond), 7);
+  EXPECT_FALSE(polite.signalled());
+
+  ChildProcess stubborn(spec({"/bin/sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"}));
+  ::usleep(200'000);
+  EXPECT_EQ(stubborn.stop(kSecond / 5), 128 + SIGKILL);
+  EXPECT_FALSE(stubborn.running());
+}
+
+TEST(ChildProcess, DestructorKillsAndReaps) {
+  pid_t pid;
+  {
+    ChildProcess sleeper(spec({"/bin/sleep", "30"}));
+    pid = sleeper.pid();
+  }
+  EXPECT_EQ(::kill(pid, 0), -1);  // reaped: not even a zombie is left
+  EXPECT_EQ(errno, ESRCH);
+}
+
+TEST(InterruptGuard, ASignalKillsEveryChildAndUnwindsWithInterrupted) {
+  InterruptGuard guard;
+  ChildProcess sleeper(spec({"/bin/sleep", "30"}, Stdio::pipe()));
+  ::raise(SIGINT);
+  EXPECT_TRUE(interrupted());
+  EXPECT_THROW(sleeper.read_line(monotonic_ns() + 10 * kSecond), Interrupted);
+  EXPECT_EQ(sleeper.wait_until(monotonic_ns() + 10 * kSecond), 128 + SIGKILL);
+}
+
+// The test process adopts orphans (a subreaper), so a grandchild whose parent dies becomes
+// our child and can be waited for.
+TEST(ChildProcess, DiesWithItsParentEvenAfterDroppingToAnotherUser) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to change uid";
+  const auto nobody = unprivileged_user_if_root();
+  ASSERT_TRUE(nobody.has_value());
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+  int report[2];
+  ASSERT_EQ(::pipe(report), 0);
+  const pid_t parent = ::fork();
+  if (parent == 0) {
+    // The "idbench" that starts a server as nobody, then is killed with -9.
+    ChildSpec as_nobody = spec({"/bin/sleep", "60"});
+    as_nobody.run_as = nobody;
+    ChildProcess server(as_nobody);
+    const pid_t pid = server.pid();
+    [[maybe_unused]] ssize_t n = ::write(report[1], &pid, sizeof pid);
+    ::pause();
+    ::_exit(0);
+  }
+  pid_t server = 0;
+  ASSERT_EQ(::read(report[0], &server, sizeof server), static_cast<ssize_t>(sizeof server));
+  ::usleep(200'000);  // let the server finish its set-up (prctl) and exec
+  ::kill(parent, SIGKILL);
+  ::waitpid(parent, nullptr, 0);
+  // The orphan is ours now; PR_SET_PDEATHSIG must have killed it.
+  int status = 0;
+  pid_t r = 0;
+  for (int i = 0; i < 100 && r == 0; ++i) {
+    r = ::waitpid(server, &status, WNOHANG);
+    if (r == 0) ::usleep(50'000);
+  }
+  if (r == 0) {
+    ::kill(server, SIGKILL);
+    ::waitpid(server, nullptr, 0);
+    FAIL() << "the server outlived its parent";
+  }
+  ASSERT_EQ(r, server);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGKILL);
+}
+
+}  // namespace
+}  // namespace idbench::plumbing
