@@ -151,7 +151,9 @@ expect_text "version=" "read as a UUID when told"
 # Item 3: the spare (sign) bit set is not an ID of the layout.
 expect 0 "decode with the sign bit set" "$idbench" decode --layout twitter 9223372036854775809
 expect_text "warning: .*bit 63" "spare bit warned"
-# Item 23: an unknown subcommand is named.
+# Item 23: an unknown subcommand is named; a flag error is one line too.
+expect 2 "unknown flag, one line" "$idbench" check --bogus "$tmp/mutex"
+expect_one_line "unknown flag"
 expect 2 "idbench bogus" "$idbench" bogus
 expect_text "unknown command 'bogus'" "unknown subcommand named"
 # Item 10: a check above the memory budget partitions to disk and finds the same duplicates.
