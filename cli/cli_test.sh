@@ -162,6 +162,9 @@ head -c 8 "$tmp/big.bin" >>"$tmp/big.bin"
 expect 1 "check over --max-memory" "$idbench" check --format binary --max-memory 1000000 --json "$tmp/big.bin"
 expect_text '"spilled_to_disk": true' "partitioned to disk"
 expect_text '"line": 300001' "duplicate at the end located"
+mkdir -p "$tmp/t/idbench-check-$sleeper-AbCdEf" && touch "$tmp/t/idbench-check-$sleeper-AbCdEf/p-0"
+expect 0 "check after a killed check" env TMPDIR="$tmp/t" "$idbench" check "$tmp/mutex"
+[ -e "$tmp/t/idbench-check-$sleeper-AbCdEf" ] && { echo "FAIL: a killed check's partitions were not swept"; failures=$((failures + 1)); }
 # (A sanitizer build reserves terabytes of shadow address space, so it cannot run under ulimit -v.)
 if ldd "$idbench" 2>/dev/null | grep -q -e libasan -e libtsan; then
   echo "skip: ulimit -v under a sanitizer build"
