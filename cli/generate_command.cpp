@@ -4,14 +4,22 @@
 // monotonic clock, then encodes and writes that chunk outside the timed part. So the IDs/s
 // printed is the generator's (summed over the slowest thread's issuing time), not the disk's,
 // and memory stays bounded (one chunk per thread) whatever --count is.
+//
+// One output for T threads holds thread 0's IDs, then thread 1's, and so on (each thread's
+// IDs in the order it got them): thread 0 writes the output directly, the others spool to
+// anonymous temp files (O_TMPFILE: nothing to leave behind) appended at the end.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <charconv>
 #include <chrono>
 #include <exception>
 #include <latch>
-#include <mutex>
+#include <memory>
 #include <thread>
 
 #include "check/id_file.hpp"
@@ -19,6 +27,7 @@
 #include "generators/errors.hpp"
 #include "generators/registry.hpp"
 #include "plumbing/atomic_file.hpp"
+#include "plumbing/temp_dir.hpp"
 
 namespace idbench::cli {
 namespace {
@@ -68,12 +77,53 @@ struct ThreadResult {
   std::exception_ptr error;  // anything else: rethrown on the CLI's thread after the join
 };
 
-// Where the threads write: one shared file (under a lock) or one file per thread.
+// An unnamed file under the temp root: gone when closed, even after SIGKILL.
+class Spool {
+ public:
+  Spool() {
+    const std::string root = plumbing::temp_root();
+    fd_ = ::open(root.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd_ < 0) fail(root);
+  }
+  ~Spool() { ::close(fd_); }
+  Spool(const Spool&) = delete;
+  Spool& operator=(const Spool&) = delete;
+
+  void write(std::string_view bytes) {
+    while (!bytes.empty()) {
+      const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail(plumbing::temp_root());
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+  }
+  // Appends everything spooled to `out`.
+  void drain_into(plumbing::OutputFile& out) {
+    std::string buf(std::size_t{1} << 20, '\0');
+    for (off_t at = 0;;) {
+      const ssize_t n = ::pread(fd_, buf.data(), buf.size(), at);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail(plumbing::temp_root());
+      if (n == 0) return;
+      out.write(std::string_view(buf.data(), static_cast<std::size_t>(n)));
+      at += n;
+    }
+  }
+
+ private:
+  [[noreturn]] static void fail(const std::string& where) {
+    throw Error(fmt::format("cannot spool IDs under {}: {}", where, std::strerror(errno)));
+  }
+  int fd_ = -1;
+};
+
+// Where the threads write: one output (thread 0 direct, the others spooled), or one output
+// per thread. No locks: every thread writes only its own file.
 struct Sink {
   FileFormat format = FileFormat::text;
   IdWidth width = IdWidth::bits64;
-  std::mutex mu;  // guards `shared`
   plumbing::OutputFile* shared = nullptr;
+  std::vector<std::unique_ptr<Spool>> spools;  // [t] for t >= 1 when `shared`
   std::vector<plumbing::OutputFile>* per_thread = nullptr;
   // Set when a thread failed (not refused): the others stop early. Relaxed: it is only a hint
   // to stop; the results are published to the CLI thread by join().
@@ -84,10 +134,11 @@ struct Sink {
     encode_ids(bytes, ids, format, width);
     if (per_thread != nullptr) {
       (*per_thread)[thread].write(bytes);
-      return;
+    } else if (thread == 0) {
+      shared->write(bytes);
+    } else {
+      spools[thread]->write(bytes);
     }
-    const std::lock_guard lock(mu);
-    shared->write(bytes);
   }
 };
 
@@ -137,7 +188,7 @@ void report(const GenerateArgs& args, const std::vector<ThreadResult>& results, 
                slowest > 0 ? issued / slowest / 1e6 : 0.0);
   }
   if (issued > 0 && (!args.out.empty() || !args.out_dir.empty())) {
-    fmt::print(stderr, "written in {:.3f} s\n", wall);
+    fmt::print(stderr, "issued and written in {:.3f} s\n", wall);
   }
 }
 
@@ -165,6 +216,8 @@ void run_generate(const GenerateArgs& args) {
     if (!args.out.empty()) plumbing::sweep_stale_temp_files(dir_of(args.out));
     shared.emplace(args.out);
     sink.shared = &*shared;
+    sink.spools.resize(args.threads);
+    for (unsigned t = 1; t < args.threads; ++t) sink.spools[t] = std::make_unique<Spool>();
   }
 
   std::vector<ThreadResult> results(args.threads);
@@ -182,6 +235,7 @@ void run_generate(const GenerateArgs& args) {
     if (r.error) std::rethrow_exception(r.error);  // outputs are abandoned, nothing replaced
   }
   if (shared) {
+    for (unsigned t = 1; t < args.threads; ++t) sink.spools[t]->drain_into(*shared);
     shared->commit();
   } else {
     plumbing::commit_all(files);

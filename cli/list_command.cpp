@@ -24,12 +24,14 @@ void add_list_command(CLI::App& app) {
       fmt::print("  {:<15} {:<8} {}\n", v.name, v.width == IdWidth::bits64 ? "64-bit" : "128-bit",
                  v.summary);
     }
-    fmt::print("layouts (--layout NAME, or a spec ts=B,node=B[+B],seq=B[,unit=..][,epoch=..]):\n");
+    fmt::print("layouts (--layout NAME, or a spec ts=B,node=B[+B],seq=B[,unit=Nms|Ns][,epoch=MS]):\n");
     for (const auto& p : Layout::presets()) {
       const Layout layout = Layout::parse(p.name);
-      fmt::print("  {:<10} {:<48} lasts until {}, cap {:.0f} IDs/s per node\n", p.name,
+      // The summary's title (before its colon) names the scheme and version, e.g. Sonyflake v1.
+      const std::string_view title = p.summary.substr(0, p.summary.find(':'));
+      fmt::print("  {:<13} {:<58} lasts until {}, cap {:.0f} IDs/s per node ({})\n", p.name,
                  layout.spec(), format_utc_ms(layout.last_unix_ms()).substr(0, 10),
-                 layout.cap_per_second());
+                 layout.cap_per_second(), title);
     }
     fmt::print("policies (--policy NAME[:BOUND_MS], time-based variants):\n");
     for (const auto& p : policy_catalog()) fmt::print("  {:<13} {}\n", p.name, p.summary);

@@ -9,9 +9,9 @@
 namespace idbench::cli {
 namespace {
 
-// The output of the real binary's `list --json`.
-std::string run_list_json() {
-  std::FILE* pipe = ::popen(IDBENCH_BIN " list --json", "r");
+// The output of the real binary's `list` with `args`.
+std::string run_list(const std::string& args) {
+  std::FILE* pipe = ::popen((IDBENCH_BIN " list " + args).c_str(), "r");
   if (pipe == nullptr) return {};
   std::string out;
   char buf[4096];
@@ -28,8 +28,17 @@ const nlohmann::json* find_named(const nlohmann::json& list, std::string_view na
 }
 
 TEST(ListJson, TheBinaryPrintsTheCatalog) {
-  const nlohmann::json doc = nlohmann::json::parse(run_list_json());  // throws unless JSON
+  const nlohmann::json doc = nlohmann::json::parse(run_list("--json"));  // throws unless JSON
   EXPECT_EQ(doc, nlohmann::json::parse(catalog_json().dump()));
+}
+
+// Issue 9: a Sonyflake v1 ID read as v2 decodes ~10 years late; the listing says which is which.
+TEST(ListText, NamesTheSonyflakeVersionOfEachPreset) {
+  const std::string text = run_list("");
+  EXPECT_NE(text.find("sonyflake     ts=39"), std::string::npos) << text;
+  EXPECT_NE(text.find("(Sonyflake v2)"), std::string::npos) << text;
+  EXPECT_NE(text.find("sonyflake-v1  ts=39"), std::string::npos) << text;
+  EXPECT_NE(text.find("(Sonyflake v1)"), std::string::npos) << text;
 }
 
 TEST(ListJson, CarriesEveryFieldOfEveryVariant) {

@@ -163,7 +163,7 @@ void add_locality_command(CLI::App& app) {
   auto* out = cmd->add_option("--out", args->out, "matrix: the JSON file to write");
   auto* quick = cmd->add_flag("--quick", args->quick, "matrix: 100000 rows, cross-check 30000");
   auto* validate_rows = cmd->add_option("--validate-rows", args->validate_rows,
-                                       "matrix: rows of the cross-check (default 300000)");
+                                        "matrix: rows of the cross-check (default 300000)");
   auto* no_validate =
       cmd->add_flag("--no-validate", args->no_validate, "matrix: skip the cross-check");
   for (auto* only_matrix : {out, quick, validate_rows, no_validate}) only_matrix->needs(matrix);

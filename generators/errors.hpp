@@ -21,19 +21,30 @@ class Error : public std::runtime_error {
 class LayoutError : public Error {
  public:
   enum class Code {
-    malformed_spec,
-    unknown_preset,
-    too_many_bits,
-    zero_width_field,
-    zero_unit,
-    epoch_in_future,
-    node_out_of_range,
+    malformed_spec,         // not key=value, a missing or unknown key, a number that is none
+    unknown_preset,         // a bare name that is no preset
+    repeated_key,           // a key given twice
+    too_many_bits,          // the fields need more than 64 bits (63 beside the spare bit)
+    zero_width_field,       // a field of 0 bits
+    unit_out_of_range,      // a unit outside 1 ms .. 1 s
+    negative_epoch,         // an epoch before 1970
+    epoch_in_future,        // an epoch after now
+    lifetime_beyond_int64,  // the last tick's Unix ms does not fit int64
+    node_out_of_range,      // a node id the node field cannot hold
   };
   LayoutError(Code code, const std::string& message) : Error(message), code_(code) {}
   Code code() const { return code_; }
 
  private:
   Code code_;
+};
+
+// A persisted high-water mark (GeneratorOptions::resume_after_unix_ms) no ID of the layout
+// could carry: before its epoch, 0 or negative, past its lifetime or the clock's range. Bad
+// input, found when the generator is built.
+class HighWaterMarkError : public Error {
+ public:
+  using Error::Error;
 };
 
 // Base of the refusals a clock-regression policy produces at run time.

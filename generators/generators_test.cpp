@@ -83,12 +83,11 @@ TEST(Registry, UnixMsOfRefusesWhatCarriesNoSuchTime) {
   Uuid v4{};
   v4.bytes[6] = 0x40;
   EXPECT_FALSE(unix_ms_of(IdTime::uuidv7, Id::from_uuid(v4), twitter).has_value());
-  // A tick whose ms is beyond int64: no wrapped time in 1969.
-  const Layout wide = Layout::from_spec(
-      {.spare_bit = false, .ts_bits = 62, .node = {{"node", 1}}, .seq_bits = 1, .unit_ms = 1000},
-      kStartMs);
-  EXPECT_FALSE(unix_ms_of(IdTime::layout, Id::from_u64(~std::uint64_t{0}), wide).has_value());
-  EXPECT_EQ(unix_ms_of(IdTime::layout, Id::from_u64(4), wide), 1000);
+  // The widest layout whose ticks all fit int64 ms: its top ID reads as the last such ms.
+  const Layout wide = Layout::parse("spare=0,ts=62,node=1,seq=1", kStartMs);
+  EXPECT_EQ(unix_ms_of(IdTime::layout, Id::from_u64(~std::uint64_t{0}), wide),
+            (std::int64_t{1} << 62) - 1);
+  EXPECT_FALSE(twitter.checked_unix_ms_of_tick(std::numeric_limits<std::int64_t>::max()));
 }
 
 TEST(Registry, EnumNamesRoundTrip) {
@@ -175,6 +174,58 @@ TEST(Snowflake, ResumingFromAHighWaterMarkRefusesUntilTheClockPassesIt) {
   EXPECT_THROW(gen->next(), ClockMovedBackwards);
   clock->advance_ms(51);
   EXPECT_NO_THROW(gen->next());
+}
+
+// Every time-based variant treats the same mark the same way: behind the clock it is passed at
+// once, ahead of it the policy applies until the clock passes it.
+TEST(HighWaterMark, EveryVariantResumesAlikeFromTheSameMark) {
+  for (const auto& v : variants()) {
+    if (!v.time_based) continue;
+    for (const std::int64_t mark : {kStartMs - 86'400'000, kStartMs - 1}) {
+      auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+      auto opts = manual_options(clock);
+      opts.resume_after_unix_ms = mark;
+      EXPECT_EQ(unix_ms_of(v.id_time, make_generator(v.name, opts)->next(), opts.layout), kStartMs)
+          << v.name << " mark " << mark;
+    }
+    auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+    auto opts = manual_options(clock);
+    opts.resume_after_unix_ms = kStartMs + 50;
+    auto gen = make_generator(v.name, opts);
+    try {
+      gen->next();
+      ADD_FAILURE() << v.name << " issued before the clock passed the mark";
+    } catch (const ClockMovedBackwards& e) {
+      EXPECT_EQ(e.behind_ms(), 50) << v.name;
+    }
+  }
+}
+
+// A mark the layout cannot have issued at (before its epoch, 0, negative, past its lifetime or
+// the clock's range) is refused when the generator is built, as bad input: it would otherwise
+// leave the generator refusing for ever (cas read a tick before the epoch as ~4.5e15 ms ahead).
+TEST(HighWaterMark, AMarkNoIdCouldCarryIsRefusedAtConstruction) {
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  for (const auto& v : variants()) {
+    if (!v.time_based) continue;
+    auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+    auto opts = manual_options(clock);
+    std::vector<std::int64_t> marks = {0, -1, kMin, kMax, 253'402'300'800'000'000};
+    if (v.uses_layout) {
+      marks.push_back(opts.layout.epoch_unix_ms() - 1);
+      marks.push_back(opts.layout.last_unix_ms() + 1);
+    }
+    for (const std::int64_t mark : marks) {
+      opts.resume_after_unix_ms = mark;
+      try {
+        make_generator(v.name, opts);
+        ADD_FAILURE() << v.name << " accepted mark " << mark;
+      } catch (const HighWaterMarkError& e) {
+        EXPECT_NE(std::string(e.what()).find(std::to_string(mark)), std::string::npos) << e.what();
+      }
+    }
+  }
 }
 
 TEST(ThreadLocal, EachThreadIssuesAsItsOwnNode) {

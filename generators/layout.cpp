@@ -26,9 +26,14 @@ constexpr Layout::Preset kPresets[] = {
      "Discord: 42-bit ms since 2015-01-01, 5-bit worker, 5-bit process, 12-bit increment"},
     {"sonyflake", "ts=39,node=16,seq=8,unit=10ms,low=node,epoch=1735689600000",
      "Sonyflake v2: 39 bits of 10 ms since 2025-01-01, 8-bit seq, 16-bit machine lowest"},
-    {"baidu", "ts=28,node=22,seq=13,unit=1s,epoch=1463702400000",
-     "Baidu uid-generator: 28-bit s since 2016-05-20 (ran out 2024-11-20), 22-bit worker, 13-bit "
-     "seq"},
+    // v1's default start time, in use for a decade: a v1 ID read as v2 decodes ~10 years late.
+    {"sonyflake-v1", "ts=39,node=16,seq=8,unit=10ms,low=node,epoch=1409529600000",
+     "Sonyflake v1: 39 bits of 10 ms since 2014-09-01, 8-bit seq, 16-bit machine lowest"},
+    // DefaultUidGenerator's epochStr "2016-05-20" is parsed in China time (UTC+8):
+    // 2016-05-19T16:00:00Z.
+    {"baidu", "ts=28,node=22,seq=13,unit=1s,epoch=1463673600000",
+     "Baidu uid-generator: 28-bit s since 2016-05-20 China time (ran out 2024-11-20), 22-bit "
+     "worker, 13-bit seq"},
     // A bench layout whose 20-bit sequence (1,048,576 per ms, ~1 G IDs/s) is never the limit,
     // so throughput measures synchronisation, not the format. 38 bits of ms from 2026-01-01
     // last until 2034-09; 4 node bits give thread-local its 16 per-thread node ids.
@@ -44,7 +49,7 @@ std::vector<NodePart> name_parts(std::string_view preset, std::vector<NodePart> 
   } else if (preset == "discord") {
     parts[0].name = "worker";
     parts[1].name = "process";
-  } else if (preset == "snowflake" || preset == "sonyflake") {
+  } else if (preset == "snowflake" || preset == "sonyflake" || preset == "sonyflake-v1") {
     parts[0].name = "machine";
   } else if (preset == "baidu") {
     parts[0].name = "worker";
@@ -52,24 +57,32 @@ std::vector<NodePart> name_parts(std::string_view preset, std::vector<NodePart> 
   return parts;
 }
 
+constexpr std::int64_t kMaxUnitMs = 1000;
+
+[[noreturn]] void fail(Code code, std::string_view spec, std::string_view why) {
+  throw LayoutError(code, fmt::format("layout '{}': {}; expected a preset ({}) or a spec like "
+                                      "ts=41,node=5+5,seq=12[,unit=1ms..1s][,epoch=UNIX_MS]",
+                                      spec, why, [] {
+                                        std::string names;
+                                        for (const auto& p : kPresets) {
+                                          if (!names.empty()) names += ", ";
+                                          names += p.name;
+                                        }
+                                        return names;
+                                      }()));
+}
+
 [[noreturn]] void malformed(std::string_view spec, std::string_view why) {
-  throw LayoutError(Code::malformed_spec,
-                    fmt::format("layout '{}': {}; expected a preset ({}) or a spec like "
-                                "ts=41,node=5+5,seq=12[,unit=1ms|10ms|1s][,epoch=UNIX_MS]",
-                                spec, why, [] {
-                                  std::string names;
-                                  for (const auto& p : kPresets) {
-                                    if (!names.empty()) names += ", ";
-                                    names += p.name;
-                                  }
-                                  return names;
-                                }()));
+  fail(Code::malformed_spec, spec, why);
 }
 
 std::int64_t parse_int(std::string_view spec, std::string_view key, std::string_view text) {
   std::int64_t value = 0;
   const auto* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec == std::errc::result_out_of_range) {
+    malformed(spec, fmt::format("{}={} is out of range", key, text));
+  }
   if (ec != std::errc{} || ptr != end || text.empty()) {
     malformed(spec, fmt::format("{}={} is not a whole number", key, text));
   }
@@ -82,6 +95,12 @@ int parse_bits(std::string_view spec, std::string_view key, std::string_view tex
   return static_cast<int>(bits);
 }
 
+[[noreturn]] void unit_out_of_range(std::string_view spec, std::string_view unit) {
+  fail(Code::unit_out_of_range, spec,
+       fmt::format("unit={} is outside 1ms to 1s (a whole number of ms or s)", unit));
+}
+
+// `Nms` or `Ns`; anything beyond 1 s is refused here, before it can overflow.
 std::int64_t parse_unit(std::string_view spec, std::string_view text) {
   std::int64_t scale = 1;
   std::string_view digits = text;
@@ -93,12 +112,21 @@ std::int64_t parse_unit(std::string_view spec, std::string_view text) {
   } else {
     malformed(spec, fmt::format("unit={} needs a suffix ms or s", text));
   }
-  return parse_int(spec, "unit", digits) * scale;
+  const std::int64_t count = parse_int(spec, "unit", digits);
+  if (count < 1 || count > kMaxUnitMs / scale) unit_out_of_range(spec, text);
+  return count * scale;
+}
+
+std::vector<NodePart> parse_node(std::string_view spec, std::string_view value) {
+  const std::size_t plus = value.find('+');
+  if (plus == std::string_view::npos) return {{"node", parse_bits(spec, "node", value)}};
+  return {{"node0", parse_bits(spec, "node", value.substr(0, plus))},
+          {"node1", parse_bits(spec, "node", value.substr(plus + 1))}};
 }
 
 LayoutSpec parse_spec(std::string_view text) {
   LayoutSpec spec;
-  bool seen_ts = false, seen_node = false, seen_seq = false;
+  std::vector<std::string_view> seen;
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
@@ -108,21 +136,16 @@ LayoutSpec parse_spec(std::string_view text) {
     if (eq == std::string_view::npos) malformed(text, fmt::format("'{}' is not key=value", item));
     const std::string_view key = item.substr(0, eq);
     const std::string_view value = item.substr(eq + 1);
+    if (std::ranges::find(seen, key) != seen.end()) {
+      fail(Code::repeated_key, text, fmt::format("{} given twice", key));
+    }
+    seen.push_back(key);
     if (key == "ts") {
       spec.ts_bits = parse_bits(text, key, value);
-      seen_ts = true;
     } else if (key == "seq") {
       spec.seq_bits = parse_bits(text, key, value);
-      seen_seq = true;
     } else if (key == "node") {
-      const std::size_t plus = value.find('+');
-      if (plus == std::string_view::npos) {
-        spec.node = {{"node", parse_bits(text, key, value)}};
-      } else {
-        spec.node = {{"node0", parse_bits(text, key, value.substr(0, plus))},
-                     {"node1", parse_bits(text, key, value.substr(plus + 1))}};
-      }
-      seen_node = true;
+      spec.node = parse_node(text, value);
     } else if (key == "unit") {
       spec.unit_ms = parse_unit(text, value);
     } else if (key == "epoch") {
@@ -138,7 +161,11 @@ LayoutSpec parse_spec(std::string_view text) {
       malformed(text, fmt::format("unknown key '{}'", key));
     }
   }
-  if (!seen_ts || !seen_node || !seen_seq) malformed(text, "ts, node and seq are all required");
+  for (std::string_view required : {"ts", "node", "seq"}) {
+    if (std::ranges::find(seen, required) == seen.end()) {
+      malformed(text, "ts, node and seq are all required");
+    }
+  }
   return spec;
 }
 
@@ -161,11 +188,47 @@ Layout Layout::parse(std::string_view text, std::int64_t now_unix_ms) {
       return from_spec(std::move(spec), now_unix_ms);
     }
   }
-  if (text.find('=') == std::string_view::npos) {
-    malformed(text, "no such preset");
-  }
+  if (text.find('=') == std::string_view::npos) fail(Code::unknown_preset, text, "no such preset");
   return from_spec(parse_spec(text), now_unix_ms);
 }
+
+namespace {
+
+// The time fields: a unit of 1 ms to 1 s, an epoch from 1970 to now, and a last tick whose
+// Unix ms fits int64, so that tick × unit + epoch never overflows for any tick of the layout.
+void check_time(const LayoutSpec& spec, std::int64_t now_unix_ms) {
+  if (spec.unit_ms < 1 || spec.unit_ms > kMaxUnitMs) {
+    throw LayoutError(Code::unit_out_of_range,
+                      fmt::format("layout '{}': the time unit {} ms is outside 1ms to 1s",
+                                  spec.name, spec.unit_ms));
+  }
+  if (spec.epoch_unix_ms < 0) {
+    throw LayoutError(Code::negative_epoch,
+                      fmt::format("layout '{}': epoch {} is before 1970; an epoch is Unix ms "
+                                  "from 0 to now",
+                                  spec.name, spec.epoch_unix_ms));
+  }
+  if (spec.epoch_unix_ms > now_unix_ms) {
+    throw LayoutError(Code::epoch_in_future,
+                      fmt::format("layout '{}': epoch {} ({}) is in the future", spec.name,
+                                  spec.epoch_unix_ms, format_utc_ms(spec.epoch_unix_ms)));
+  }
+  // last = epoch + max_tick × unit + (unit - 1), every term >= 0; ts_bits <= 62 here
+  // (too_many_bits came first), so max_tick fits int64.
+  const std::int64_t max_tick = (std::int64_t{1} << spec.ts_bits) - 1;
+  std::int64_t last = 0;
+  if (__builtin_mul_overflow(max_tick, spec.unit_ms, &last) ||
+      __builtin_add_overflow(last, spec.unit_ms - 1, &last) ||
+      __builtin_add_overflow(last, spec.epoch_unix_ms, &last)) {
+    throw LayoutError(Code::lifetime_beyond_int64,
+                      fmt::format("layout '{}': {} ts bits of {} ms run beyond the last int64 "
+                                  "Unix ms (year 292,278,994); use fewer ts bits or a shorter "
+                                  "unit",
+                                  spec.name, spec.ts_bits, spec.unit_ms));
+  }
+}
+
+}  // namespace
 
 Layout Layout::from_spec(LayoutSpec spec, std::int64_t now_unix_ms) {
   const auto zero = [&](std::string_view field) {
@@ -189,15 +252,7 @@ Layout Layout::from_spec(LayoutSpec spec, std::int64_t now_unix_ms) {
         fmt::format("layout '{}' needs {} bits but only {} fit in 64 bits{}", spec.name, total,
                     room, spec.spare_bit ? " beside the spare sign bit (spare=0 drops it)" : ""));
   }
-  if (spec.unit_ms <= 0) {
-    throw LayoutError(Code::zero_unit,
-                      fmt::format("layout '{}': the time unit must be positive", spec.name));
-  }
-  if (spec.epoch_unix_ms > now_unix_ms) {
-    throw LayoutError(Code::epoch_in_future,
-                      fmt::format("layout '{}': epoch {} ({}) is in the future", spec.name,
-                                  spec.epoch_unix_ms, format_utc_ms(spec.epoch_unix_ms)));
-  }
+  check_time(spec, now_unix_ms);
   return Layout(std::move(spec));
 }
 
@@ -262,10 +317,16 @@ std::vector<std::uint64_t> Layout::split_node(std::uint64_t node) const {
 }
 
 std::int64_t Layout::tick_of_unix_ms(std::int64_t unix_ms) const {
-  return Clock::floor_div(unix_ms - spec_.epoch_unix_ms, spec_.unit_ms);
+  std::int64_t since_epoch = 0;
+  // Only a time ~292 million years before 1970 overflows: it is before the epoch all the same.
+  if (__builtin_sub_overflow(unix_ms, spec_.epoch_unix_ms, &since_epoch)) {
+    return std::numeric_limits<std::int64_t>::min();
+  }
+  return Clock::floor_div(since_epoch, spec_.unit_ms);
 }
 
 std::int64_t Layout::unix_ms_of_tick(std::int64_t tick) const {
+  // Cannot overflow for 0 <= tick <= max_tick(): from_spec checked the last tick.
   return spec_.epoch_unix_ms + tick * spec_.unit_ms;
 }
 
@@ -277,12 +338,8 @@ std::optional<std::int64_t> Layout::checked_unix_ms_of_tick(std::int64_t tick) c
 }
 
 std::int64_t Layout::last_unix_ms() const {
-  // Computed in long double: a wide custom layout (ts=62, unit=1s) outlives int64 ms, and
-  // then "forever" is the honest answer.
-  const long double last = static_cast<long double>(spec_.epoch_unix_ms) +
-                           (static_cast<long double>(max_tick()) + 1) * spec_.unit_ms - 1;
-  constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
-  return last >= static_cast<long double>(kMax) ? kMax : static_cast<std::int64_t>(last);
+  // Fits: from_spec refused every layout whose last ms does not (lifetime_beyond_int64).
+  return spec_.epoch_unix_ms + (max_tick() + 1) * spec_.unit_ms - 1;
 }
 
 double Layout::cap_per_second() const {

@@ -12,10 +12,13 @@
 //   twitter.last_unix_ms();                              // 2080-07-10T17:30:30.208Z
 //   Layout::parse("ts=41,node=10,seq=12,unit=1ms,epoch=1288834974657");
 //
-// A spec string is `ts=BITS,node=BITS[+BITS],seq=BITS[,unit=1ms|10ms|1s][,epoch=UNIX_MS]`
-// plus two optional keys for what the presets need: `spare=0|1` (default 1) and
-// `low=seq|node` (default seq). Every invalid layout is a `LayoutError` whose code names the
-// broken rule; a layout that exists is valid.
+// A spec string is `ts=BITS,node=BITS[+BITS],seq=BITS[,unit=Nms|Ns][,epoch=UNIX_MS]` plus two
+// optional keys for what the presets need: `spare=0|1` (default 1) and `low=seq|node`
+// (default seq); each key at most once. The unit is 1 ms to 1 s (default 1ms: a longer tick
+// would stall a generator for that long on sequence overflow); the epoch is Unix ms from 0
+// to now (default 0); every tick's Unix ms must fit int64, so no arithmetic on a layout's
+// fields overflows. Every invalid layout is a `LayoutError` whose code names the broken
+// rule; a layout that exists is valid.
 //
 // Thread safety: immutable after construction; share freely.
 #pragma once
@@ -56,8 +59,8 @@ struct LayoutSpec {
 
 class Layout {
  public:
-  // A preset name (`twitter`, `snowflake`, `discord`, `sonyflake`, `baidu`, `wide`) or a
-  // spec string. `now_unix_ms` is only used to reject an epoch in the future.
+  // A preset name (`twitter`, `snowflake`, `discord`, `sonyflake`, `sonyflake-v1`, `baidu`,
+  // `wide`) or a spec string. `now_unix_ms` is only used to reject an epoch in the future.
   static Layout parse(std::string_view preset_or_spec, std::int64_t now_unix_ms);
   // As above, checking the epoch against the real wall clock.
   static Layout parse(std::string_view preset_or_spec);
@@ -99,8 +102,9 @@ class Layout {
 
   // Ticks since the epoch for a Unix time; floors, so it is negative before the epoch.
   std::int64_t tick_of_unix_ms(std::int64_t unix_ms) const;
+  // Precondition: 0 <= tick <= max_tick() (every such tick's ms fits int64; from_spec checks).
   std::int64_t unix_ms_of_tick(std::int64_t tick) const;
-  // As above, but nullopt where tick × unit + epoch is beyond int64 (a wide custom layout).
+  // Any tick: nullopt where tick × unit + epoch is beyond int64.
   std::optional<std::int64_t> checked_unix_ms_of_tick(std::int64_t tick) const;
   // The last Unix millisecond the layout can represent: its lifetime ends after it.
   std::int64_t last_unix_ms() const;

@@ -41,8 +41,52 @@ TEST(Layout, SonyflakeKeepsTheMachineInTheLowBits) {
 TEST(Layout, BaiduCountsSecondsAndIsAlreadyExhausted) {
   const Layout baidu = Layout::parse("baidu", kNow);
   EXPECT_EQ(baidu.unit_ms(), 1000);
-  // 2^28 s from 2016-05-20 is 8.5 years: the default layout ran out in 2024.
-  EXPECT_EQ(format_utc_ms(baidu.last_unix_ms()).substr(0, 10), "2024-11-20");
+  // 2^28 s from 2016-05-20 00:00 China time is 8.5 years: the default layout ran out in 2024.
+  EXPECT_EQ(format_utc_ms(baidu.last_unix_ms()), "2024-11-20T13:24:15.999Z");
+}
+
+// A UID as Baidu's DefaultUidGenerator builds it: BitsAllocator.allocate() is
+// (deltaSeconds << (workerBits + seqBits)) | (workerId << seqBits) | sequence, with
+// deltaSeconds counted from epochStr "2016-05-20" in China time (1463673600000 ms).
+TEST(Layout, BaiduDecodesTheInstantItsOwnAllocateEncodes) {
+  const Layout baidu = Layout::parse("baidu", kNow);
+  constexpr std::uint64_t kEpochSeconds = 1463673600;
+  constexpr std::uint64_t kWorkerBits = 22, kSeqBits = 13;
+  const std::uint64_t delta_seconds = 1700000000 - kEpochSeconds;
+  const std::uint64_t uid =
+      (delta_seconds << (kWorkerBits + kSeqBits)) | (std::uint64_t{4321} << kSeqBits) | 17;
+  const LayoutFields f = baidu.decode(uid);
+  EXPECT_EQ(baidu.unix_ms_of_tick(f.tick), 1'700'000'000'000);
+  EXPECT_EQ(format_utc_ms(baidu.unix_ms_of_tick(f.tick)), "2023-11-14T22:13:20.000Z");
+  EXPECT_EQ(f.node, 4321u);
+  EXPECT_EQ(f.seq, 17u);
+}
+
+// Sonyflake's toID(): elapsed << (seqBits + machineBits) | seq << machineBits | machine, in
+// 10 ms units since its start time: 2014-09-01 in v1, 2025-01-01 in v2.
+std::uint64_t sonyflake_id(std::int64_t unix_ms, std::int64_t start_unix_ms) {
+  const auto elapsed = static_cast<std::uint64_t>((unix_ms - start_unix_ms) / 10);
+  return elapsed << (8 + 16) | std::uint64_t{9} << 16 | 0xBEEF;
+}
+
+TEST(Layout, SonyflakeV1AndV2EachDecodeTheirOwnIds) {
+  const Layout v2 = Layout::parse("sonyflake", kNow);
+  const Layout v1 = Layout::parse("sonyflake-v1", kNow);
+  constexpr std::int64_t kAt = 1'790'000'000'000;
+  for (const auto& [layout, start] : {std::pair{&v2, 1'735'689'600'000}, {&v1, 1'409'529'600'000}}) {
+    const LayoutFields f = layout->decode(sonyflake_id(kAt, start));
+    EXPECT_EQ(layout->unix_ms_of_tick(f.tick), kAt) << layout->name();
+    EXPECT_EQ(f.seq, 9u) << layout->name();
+    EXPECT_EQ(f.node, 0xBEEFu) << layout->name();
+  }
+  // Each preset names its version where `idbench list` shows it.
+  for (const auto& p : Layout::presets()) {
+    if (p.name == "sonyflake") {
+      EXPECT_NE(p.summary.find("v2"), std::string_view::npos);
+    } else if (p.name == "sonyflake-v1") {
+      EXPECT_NE(p.summary.find("v1"), std::string_view::npos);
+    }
+  }
 }
 
 TEST(Layout, EncodeDecodeAtTheLimits) {
@@ -109,8 +153,28 @@ INSTANTIATE_TEST_SUITE_P(
                   "0 bits"},
         BadLayout{"ZeroTsBits", "ts=0,node=10,seq=12", LayoutError::Code::zero_width_field,
                   "ts field"},
-        BadLayout{"ZeroUnit", "ts=41,node=10,seq=12,unit=0ms", LayoutError::Code::zero_unit,
-                  "positive"},
+        BadLayout{"ZeroUnit", "ts=41,node=10,seq=12,unit=0ms", LayoutError::Code::unit_out_of_range,
+                  "1ms to 1s"},
+        BadLayout{"NegativeUnit", "ts=41,node=10,seq=12,unit=-5ms",
+                  LayoutError::Code::unit_out_of_range, "1ms to 1s"},
+        BadLayout{"UnitLongerThanASecond", "ts=41,node=10,seq=12,unit=2s",
+                  LayoutError::Code::unit_out_of_range, "1ms to 1s"},
+        BadLayout{"UnitOverflowingMs", "ts=41,node=10,seq=12,unit=99999999999999999s",
+                  LayoutError::Code::unit_out_of_range, "1ms to 1s"},
+        BadLayout{"NegativeEpoch", "ts=41,node=10,seq=12,epoch=-1",
+                  LayoutError::Code::negative_epoch, "before 1970"},
+        BadLayout{"MostNegativeEpoch", "ts=41,node=10,seq=12,epoch=-9223372036854775808",
+                  LayoutError::Code::negative_epoch, "before 1970"},
+        BadLayout{"RepeatedKey", "ts=41,node=10,seq=12,epoch=1288834974657,epoch=5",
+                  LayoutError::Code::repeated_key, "epoch given twice"},
+        BadLayout{"RepeatedBits", "ts=41,node=10,seq=12,ts=40", LayoutError::Code::repeated_key,
+                  "ts given twice"},
+        BadLayout{"LifetimeBeyondInt64", "spare=0,ts=62,node=1,seq=1,unit=1s",
+                  LayoutError::Code::lifetime_beyond_int64, "beyond"},
+        BadLayout{"LifetimeBeyondInt64At10ms", "spare=0,ts=60,node=2,seq=2,unit=10ms",
+                  LayoutError::Code::lifetime_beyond_int64, "beyond"},
+        BadLayout{"NumberOutOfRange", "ts=41,node=10,seq=12,epoch=99999999999999999999",
+                  LayoutError::Code::malformed_spec, "out of range"},
         BadLayout{"EpochInFuture", "ts=41,node=10,seq=12,epoch=99999999999999",
                   LayoutError::Code::epoch_in_future, "in the future"},
         BadLayout{"MissingField", "ts=41,seq=12", LayoutError::Code::malformed_spec, "required"},
@@ -120,8 +184,19 @@ INSTANTIATE_TEST_SUITE_P(
                   LayoutError::Code::malformed_spec, "unknown key"},
         BadLayout{"UnitWithoutSuffix", "ts=41,node=10,seq=12,unit=5",
                   LayoutError::Code::malformed_spec, "suffix"},
-        BadLayout{"UnknownPreset", "twiter", LayoutError::Code::malformed_spec, "no such preset"}),
+        BadLayout{"UnknownPreset", "twiter", LayoutError::Code::unknown_preset, "no such preset"}),
     [](const ::testing::TestParamInfo<BadLayout>& info) { return std::string(info.param.name); });
+
+// The grammar: unit=Nms or Ns, 1 ms to 1 s; an epoch from 0 (1970) to now.
+TEST(Layout, AnyUnitFromOneMsToOneSecond) {
+  EXPECT_EQ(Layout::parse("ts=41,node=10,seq=12,unit=7ms", kNow).unit_ms(), 7);
+  EXPECT_EQ(Layout::parse("ts=41,node=10,seq=12,unit=1000ms", kNow).unit_ms(), 1000);
+  EXPECT_EQ(Layout::parse("ts=41,node=10,seq=12,unit=1s", kNow).unit_ms(), 1000);
+  EXPECT_EQ(Layout::parse("ts=41,node=10,seq=12,epoch=0", kNow).epoch_unix_ms(), 0);
+  // The widest layout whose every tick is an int64 ms still parses.
+  EXPECT_EQ(Layout::parse("spare=0,ts=62,node=1,seq=1", kNow).last_unix_ms(),
+            (std::int64_t{1} << 62) - 1);
+}
 
 TEST(Layout, SpareZeroAllowsAllSixtyFourBits) {
   EXPECT_NO_THROW(Layout::parse("spare=0,ts=42,node=10,seq=12", kNow));

@@ -16,8 +16,12 @@ namespace idbench {
 // The state space of a layout: ticks of its unit since its epoch, seq up to its width.
 SequenceSpace space_of(const Layout& layout);
 
+// Throws HighWaterMarkError unless `mark_unix_ms` is a time an ID of `space` can carry and a
+// Clock can reach: from the epoch (and after 0) to the end of the lifetime (and before 2262).
+void check_mark(std::int64_t mark_unix_ms, const SequenceSpace& space);
+
 // The state a generator starts from: none, or the persisted high-water mark's tick with its
-// sequence used up, so the first ID comes from a later tick.
+// sequence used up, so the first ID comes from a later tick. Checks the mark (check_mark).
 TickState initial_state(const GeneratorOptions& opts, const SequenceSpace& space);
 
 struct SnowflakeConfig {

@@ -1,3 +1,4 @@
+// innodb_model.cpp — the InnoDB clustered-index model: inserts, splits, fill (innodb_model.hpp).
 #include "bench/locality/innodb_model.hpp"
 
 #include <algorithm>

@@ -60,8 +60,8 @@ const Variant& variant_named(const std::string& name) {
 
 // The writers' generators on one manual clock. Clock readers are per writer (node id = writer
 // index); counters and random UUIDs model one shared service.
-std::vector<std::unique_ptr<Generator>> make_writers(const Variant& variant,
-                                                     const StreamSpec& spec, const Layout& layout,
+std::vector<std::unique_ptr<Generator>> make_writers(const Variant& variant, const StreamSpec& spec,
+                                                     const Layout& layout,
                                                      std::shared_ptr<ManualClock> clock) {
   GeneratorOptions opts;
   opts.layout = layout;

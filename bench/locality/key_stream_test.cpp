@@ -1,3 +1,4 @@
+// Streams of keys: every variant, writers and arrival, bounds, layout start times, key files.
 #include "bench/locality/key_stream.hpp"
 
 #include <gtest/gtest.h>

@@ -37,8 +37,7 @@ Id parse_key(const std::string& line, IdWidth width, const std::string& where) {
   std::uint64_t v = 0;
   auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), v);
   if (ec != std::errc() || end != line.data() + line.size()) {
-    throw Error(
-        fmt::format("{}: not a decimal 64-bit key: '{}'", where, printable_excerpt(line)));
+    throw Error(fmt::format("{}: not a decimal 64-bit key: '{}'", where, printable_excerpt(line)));
   }
   return Id::from_u64(v);
 }

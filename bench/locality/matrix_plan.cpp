@@ -1,6 +1,5 @@
 // matrix_plan.cpp — which runs the default locality matrix holds (see matrix.hpp).
 #include "bench/locality/matrix.hpp"
-
 #include "generators/registry.hpp"
 
 namespace idbench::locality {

@@ -13,8 +13,10 @@ nlohmann::json opt(const std::optional<T>& v) {
 }
 
 nlohmann::json stream_json(const StreamSpec& spec, const RunResult& result) {
+  const nlohmann::json variant =
+      spec.variant.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.variant);
   return {{"description", result.description},
-          {"variant", spec.variant.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.variant)},
+          {"variant", variant},
           {"synthetic", to_string(spec.synthetic)},
           {"keys_file", spec.keys_file},
           {"layout", spec.layout},

@@ -1,3 +1,4 @@
+// trace_metrics.cpp — figures from the model's page-access trace: distinct leaves, LRU misses.
 #include "bench/locality/trace_metrics.hpp"
 
 #include <vector>

@@ -1,3 +1,4 @@
+// The trace-derived figures: distinct leaves per window and the LRU pool simulation.
 #include "bench/locality/trace_metrics.hpp"
 
 #include <gtest/gtest.h>

@@ -65,8 +65,7 @@ std::vector<ValidationStream> validation_matrix(std::uint64_t rows) {
   }
   if (const Variant* v = first_variant(random_uuidv7)) {
     for (const std::uint64_t rate : {5, 50, 1000}) {
-      out.push_back(
-          {fmt::format("{}, {}/ms", v->name, rate), variant_spec(*v, rows, rate), false});
+      out.push_back({fmt::format("{}, {}/ms", v->name, rate), variant_spec(*v, rows, rate), false});
     }
   }
   if (const Variant* v = first_variant(layout_snowflake)) {

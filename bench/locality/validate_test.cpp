@@ -76,11 +76,11 @@ TEST(ValidationMatrix, SameStreamsAsBeforeChosenByDescription) {
     labels.push_back(vs.label);
     variants_used.push_back(vs.spec.variant);
   }
-  EXPECT_EQ(labels, (std::vector<std::string>{
-                        "sequential bigint", "uniform random bigint", "uuidv4",
-                        "uuidv7 (counter), 50/ms", "uuidv7-random, 5/ms", "uuidv7-random, 50/ms",
-                        "uuidv7-random, 1000/ms", "twitter 8 writers x 5/ms, round-robin",
-                        "twitter 8 writers x 5/ms, random"}));
+  EXPECT_EQ(labels,
+            (std::vector<std::string>{
+                "sequential bigint", "uniform random bigint", "uuidv4", "uuidv7 (counter), 50/ms",
+                "uuidv7-random, 5/ms", "uuidv7-random, 50/ms", "uuidv7-random, 1000/ms",
+                "twitter 8 writers x 5/ms, round-robin", "twitter 8 writers x 5/ms, random"}));
   EXPECT_EQ(variants_used,
             (std::vector<std::string>{"", "", "uuidv4", "uuidv7", "uuidv7-random", "uuidv7-random",
                                       "uuidv7-random", "mutex", "mutex"}));
