@@ -24,7 +24,8 @@ void add_list_command(CLI::App& app) {
       fmt::print("  {:<15} {:<8} {}\n", v.name, v.width == IdWidth::bits64 ? "64-bit" : "128-bit",
                  v.summary);
     }
-    fmt::print("layouts (--layout NAME, or a spec ts=B,node=B[+B],seq=B[,unit=Nms|Ns][,epoch=MS]):\n");
+    fmt::print(
+        "layouts (--layout NAME, or a spec ts=B,node=B[+B],seq=B[,unit=Nms|Ns][,epoch=MS]):\n");
     for (const auto& p : Layout::presets()) {
       const Layout layout = Layout::parse(p.name);
       // The summary's title (before its colon) names the scheme and version, e.g. Sonyflake v1.

@@ -73,7 +73,8 @@ TEST(Layout, SonyflakeV1AndV2EachDecodeTheirOwnIds) {
   const Layout v2 = Layout::parse("sonyflake", kNow);
   const Layout v1 = Layout::parse("sonyflake-v1", kNow);
   constexpr std::int64_t kAt = 1'790'000'000'000;
-  for (const auto& [layout, start] : {std::pair{&v2, 1'735'689'600'000}, {&v1, 1'409'529'600'000}}) {
+  for (const auto& [layout, start] :
+       {std::pair{&v2, 1'735'689'600'000}, {&v1, 1'409'529'600'000}}) {
     const LayoutFields f = layout->decode(sonyflake_id(kAt, start));
     EXPECT_EQ(layout->unix_ms_of_tick(f.tick), kAt) << layout->name();
     EXPECT_EQ(f.seq, 9u) << layout->name();

@@ -1,3 +1,4 @@
+// policy.cpp — the policy catalog and the text form NAME[:BOUND_MS].
 #include "generators/policy.hpp"
 
 #include <fmt/format.h>
@@ -8,6 +9,10 @@
 
 namespace idbench {
 namespace {
+
+// A bound is measured in ns on the steady clock (bound × 10^6 must fit int64); a day is far
+// beyond any useful wait or borrow.
+constexpr std::int64_t kMaxBoundMs = 86'400'000;
 
 constexpr PolicyInfo kPolicies[] = {
     {PolicyKind::refuse, "refuse", 0, "throw 'clock moved backwards: refusing for N ms'"},
@@ -46,6 +51,12 @@ Policy Policy::parse(std::string_view text) {
     }
     const std::string_view bound = text.substr(colon + 1);
     auto [ptr, ec] = std::from_chars(bound.data(), bound.data() + bound.size(), policy.bound_ms);
+    const bool too_long = ec == std::errc::result_out_of_range ||
+                          (ec == std::errc{} && policy.bound_ms > kMaxBoundMs);
+    if (too_long) {
+      throw Error(fmt::format("policy '{}': bound {} ms is too long; at most {} (a day)", name,
+                              bound, kMaxBoundMs));
+    }
     if (ec != std::errc{} || ptr != bound.data() + bound.size() || policy.bound_ms < 0) {
       throw Error(fmt::format("policy '{}': bound '{}' is not a number of ms", name, bound));
     }

@@ -12,7 +12,8 @@
 //                 issue #6). It issues duplicates after a backward step; it exists so the
 //                 harness can prove it catches them.
 //
-// Text form, as the CLI takes it: `NAME` or `NAME:BOUND_MS`, e.g. `bounded-wait:10`.
+// Text form, as the CLI takes it: `NAME` or `NAME:BOUND_MS`, e.g. `bounded-wait:10`; a bound
+// is 0 to 86,400,000 ms (a day).
 //
 // Thread safety: a plain value.
 #pragma once

@@ -45,28 +45,38 @@ std::optional<std::int64_t> unix_ms_of(IdTime how, const Id& id, const Layout& l
 
 std::string_view name_of(IdTime how) {
   switch (how) {
-    case IdTime::none: return "none";
-    case IdTime::layout: return "layout";
-    case IdTime::uuidv7: return "uuidv7";
+    case IdTime::none:
+      return "none";
+    case IdTime::layout:
+      return "layout";
+    case IdTime::uuidv7:
+      return "uuidv7";
   }
   return "?";
 }
 
 std::string_view name_of(Ordering ordering) {
   switch (ordering) {
-    case Ordering::k_sorted: return "k_sorted";
-    case Ordering::k_sorted_by_tick: return "k_sorted_by_tick";
-    case Ordering::monotone_per_stream: return "monotone_per_stream";
-    case Ordering::none: return "none";
+    case Ordering::k_sorted:
+      return "k_sorted";
+    case Ordering::k_sorted_by_tick:
+      return "k_sorted_by_tick";
+    case Ordering::monotone_per_stream:
+      return "monotone_per_stream";
+    case Ordering::none:
+      return "none";
   }
   return "?";
 }
 
 std::string_view name_of(NodeIds node_ids) {
   switch (node_ids) {
-    case NodeIds::none: return "none";
-    case NodeIds::one: return "one";
-    case NodeIds::per_thread: return "per_thread";
+    case NodeIds::none:
+      return "none";
+    case NodeIds::one:
+      return "one";
+    case NodeIds::per_thread:
+      return "per_thread";
   }
   return "?";
 }

@@ -1,3 +1,4 @@
+// model.cpp — the model-based properties of the time-based generators (see model.hpp).
 #include "property/model.hpp"
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include "generators/generator.hpp"
 #include "generators/id.hpp"
 #include "generators/layout.hpp"
+#include "generators/registry.hpp"
 #include "property/duplicates.hpp"
 
 namespace idbench::property {
@@ -25,8 +27,6 @@ namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Configuration: what one test case runs on.
-
-enum class Family { snowflake, uuidv7, uuidv7_random };
 
 // Layouts the Snowflake variants run on: presets for their units (1 ms, 10 ms) and node
 // positions; Baidu's widths in 1 s units, but from a 2025 epoch, because the preset's 28 bits
@@ -53,12 +53,13 @@ constexpr std::int64_t kMaxJumpMs = 3'000;
 constexpr int kMaxIdsPerGenerate = 5'000;
 
 struct Config {
-  std::string variant;
-  Family family = Family::snowflake;
+  // The variant's description, which alone decides how its IDs are read: the registry's
+  // `id_time` (a layout's tick or UUIDv7 ms) and `ordering` (ordered within a tick or not).
+  const Variant* variant = nullptr;
   Policy policy;
   RestartMode restart = RestartMode::from_mark;
   std::string layout_name;
-  std::optional<Layout> layout;  // Snowflake family only
+  std::optional<Layout> layout;  // layout IDs only
   std::uint64_t node = 0;
   std::int64_t unit_ms = 1;
   std::int64_t epoch_ms = 0;
@@ -71,10 +72,11 @@ struct Config {
   std::int64_t start_wall_ns = 0;
   std::int64_t max_jump_ticks = 1;
 
-  bool tracks_duplicates() const {
-    return family == Family::snowflake && policy.kind == PolicyKind::unsafe;
-  }
-  bool ordered_within_tick() const { return family != Family::uuidv7_random; }
+  // A layout ID carries its sequence, counted from 0 in every tick: an unsafe reset re-issues
+  // exactly the IDs the model can name. A UUIDv7's counter starts at random instead.
+  bool layout_ids() const { return variant->id_time == IdTime::layout; }
+  bool tracks_duplicates() const { return layout_ids() && policy.kind == PolicyKind::unsafe; }
+  bool ordered_within_tick() const { return variant->ordering != Ordering::k_sorted_by_tick; }
 
   std::int64_t tick_of(std::int64_t wall_ns) const {
     return Clock::floor_div(Clock::floor_div(wall_ns, 1'000'000) - epoch_ms, unit_ms);
@@ -82,15 +84,21 @@ struct Config {
   std::int64_t tick_start_ns(std::int64_t tick) const {
     return (epoch_ms + tick * unit_ms) * 1'000'000;
   }
+  // The tick an ID carries, read as the registry says the variant carries time; a tick of its
+  // own unit since its own epoch (for a UUIDv7: ms since 1970).
   std::int64_t tick_of_id(const Id& id) const {
-    if (family == Family::snowflake) return layout->decode(id.lo).tick;
-    return static_cast<std::int64_t>(id.hi >> 16);  // RFC 9562 §5.7: unix_ts_ms is the top 48
+    static const Layout kUnused =
+        Layout::parse("twitter", std::numeric_limits<std::int64_t>::max());
+    const std::optional<std::int64_t> ms =
+        unix_ms_of(variant->id_time, id, layout ? *layout : kUnused);
+    if (!ms) RC_FAIL(fmt::format("{} carries no time", to_text(id, width())));
+    return Clock::floor_div(*ms - epoch_ms, unit_ms);
   }
-  IdWidth width() const { return family == Family::snowflake ? IdWidth::bits64 : IdWidth::bits128; }
+  IdWidth width() const { return variant->width; }
 };
 
 std::ostream& operator<<(std::ostream& os, const Config& c) {
-  os << fmt::format("{} policy {} restart {} node {} relax {} ns start {} ns", c.variant,
+  os << fmt::format("{} policy {} restart {} node {} relax {} ns start {} ns", c.variant->name,
                     c.policy.name(),
                     c.restart == RestartMode::from_mark ? "from-mark" : "after-clock-passes",
                     c.node, c.relax_step_ns, c.start_wall_ns);
@@ -100,10 +108,13 @@ std::ostream& operator<<(std::ostream& os, const Config& c) {
 
 Config draw_config(std::string_view variant, PolicyKind kind, RestartMode restart) {
   Config c;
-  c.variant = std::string(variant);
-  c.family = variant == "uuidv7"          ? Family::uuidv7
-             : variant == "uuidv7-random" ? Family::uuidv7_random
-                                          : Family::snowflake;
+  c.variant = find_variant(variant);
+  if (c.variant == nullptr || !c.variant->time_based || c.variant->id_time == IdTime::none) {
+    throw Error(
+        fmt::format("the model covers time-based variants whose IDs carry their time; "
+                    "'{}' is none",
+                    variant));
+  }
   c.restart = restart;
   c.policy = Policy::of(kind);
   // Bounds around the defaults (5 ms, 1 s), and 0: a bounded wait that never waits, a borrow
@@ -115,7 +126,7 @@ Config draw_config(std::string_view variant, PolicyKind kind, RestartMode restar
   }
   c.relax_step_ns = *rc::gen::element<std::int64_t>(100'000, 1'000'000);
   c.start_wall_ns = *rc::gen::inRange(kEarliestStartNs, kLatestStartNs);
-  if (c.family == Family::snowflake) {
+  if (c.layout_ids()) {
     c.layout_name = *rc::gen::elementOf(kSnowflakeLayouts);
     c.layout = Layout::parse(c.layout_name, Clock::floor_div(c.start_wall_ns, 1'000'000));
     c.node = *rc::gen::inRange<std::uint64_t>(0, c.layout->max_node() + 1);
@@ -188,107 +199,128 @@ struct Outcome {
   std::size_t backward = 0;    // IDs from a tick below their predecessor's in the instance
 };
 
-Outcome simulate(const Model& m, int count) {
-  const Config& c = *m.cfg;
-  Outcome o;
-  o.wall_ns = m.wall_ns;
-  o.steady_ns = m.steady_ns;
-  o.last = m.last;
-  o.prev_tick = m.prev_tick;
-  o.issued.reserve(static_cast<std::size_t>(count));
+// One Generate(n) run through the model, one ID at a time.
+class Simulation {
+ public:
+  explicit Simulation(const Model& m) : m_(m), c_(*m.cfg) {
+    o_.wall_ns = m.wall_ns;
+    o_.steady_ns = m.steady_ns;
+    o_.last = m.last;
+    o_.prev_tick = m.prev_tick;
+  }
 
-  // A spinning generator calls relax(), on which the ManualClock lets its step of time pass.
-  const auto relax = [&] {
-    o.wall_ns += c.relax_step_ns;
-    o.steady_ns += c.relax_step_ns;
-  };
-  const auto issue = [&](TickSeq s) {
-    if (o.prev_tick && s.tick < *o.prev_tick) ++o.backward;
-    // Lookups against the history before this batch are enough: within one batch the clock
-    // only moves forward, so after at most one reset the batch's (tick, seq) only increase.
-    if (c.tracks_duplicates()) {
-      const auto top = top_seq_of(m.top_seq, s.tick);
-      if (top && s.seq <= *top) ++o.duplicates;
-    }
-    o.issued.push_back(s);
-    o.last = s;
-    o.prev_tick = s.tick;
-  };
-  const auto refuse = [&](Refusal r, std::int64_t ms) {
-    o.refusal = r;
-    o.refusal_ms = ms;
-  };
+  Outcome run(int count) && {
+    o_.issued.reserve(static_cast<std::size_t>(count));
+    for (int i = 0; i < count && o_.refusal == Refusal::none; ++i) next_id();
+    return std::move(o_);
+  }
 
-  for (int i = 0; i < count && o.refusal == Refusal::none; ++i) {
-    std::optional<std::int64_t> wait_started_ns;
-    bool issued = false;
-    while (!issued && o.refusal == Refusal::none) {
-      const std::int64_t now = c.tick_of(o.wall_ns);
-      if (!o.last || now > o.last->tick) {
+ private:
+  // One next(): loops on the clock until it issues or refuses.
+  void next_id() {
+    wait_started_ns_.reset();
+    issued_ = false;
+    while (!issued_ && o_.refusal == Refusal::none) {
+      const std::int64_t now = c_.tick_of(o_.wall_ns);
+      if (!o_.last || now > o_.last->tick) {
         issue({now, 0});
-        issued = true;
-        continue;
-      }
-      const TickSeq last = *o.last;
-      // borrow: the (tick, seq) after the last, a tick ahead once the sequence is spent, as
-      // long as that is no further ahead of the clock than the bound; at the bound it waits
-      // for the clock if the last tick is within the bound, and fails only if it is not.
-      const auto borrow = [&] {
-        const TickSeq next =
-            last.seq < c.max_seq ? TickSeq{last.tick, last.seq + 1} : TickSeq{last.tick + 1, 0};
-        const std::int64_t ahead_ms = (next.tick - now) * c.unit_ms;
-        if (ahead_ms > c.policy.bound_ms && (last.tick - now) * c.unit_ms <= c.policy.bound_ms) {
-          relax();  // spent sequence at the bound: wait for the clock rather than fail
-        } else if (ahead_ms > c.policy.bound_ms) {
-          refuse(Refusal::borrow_limit_exceeded, ahead_ms);
-        } else {
-          issue(next);
-          issued = true;
-        }
-      };
-      if (now == last.tick) {
-        if (last.seq < c.max_seq) {
-          issue({now, last.seq + 1});
-          issued = true;
-        } else if (c.policy.kind == PolicyKind::borrow) {
-          borrow();
-        } else {
-          relax();  // the tick's sequence is spent: spin into the next tick
-        }
-        continue;
-      }
-      const std::int64_t behind_ms = (last.tick - now) * c.unit_ms;
-      switch (c.policy.kind) {
-        case PolicyKind::refuse:
-          refuse(Refusal::clock_moved_backwards, behind_ms);
-          break;
-        case PolicyKind::wait:
-          relax();
-          break;
-        case PolicyKind::bounded_wait:
-          if (behind_ms > c.policy.bound_ms) {
-            refuse(Refusal::wait_bound_exceeded, behind_ms);
-            break;
-          }
-          if (!wait_started_ns) wait_started_ns = o.steady_ns;
-          if (o.steady_ns - *wait_started_ns > c.policy.bound_ms * 1'000'000) {
-            refuse(Refusal::wait_bound_exceeded, behind_ms);
-            break;
-          }
-          relax();
-          break;
-        case PolicyKind::borrow:
-          borrow();
-          break;
-        case PolicyKind::unsafe:
-          issue({now, 0});
-          issued = true;
-          break;
+      } else if (now == o_.last->tick) {
+        same_tick(now);
+      } else {
+        behind(now);
       }
     }
   }
-  return o;
-}
+
+  void same_tick(std::int64_t now) {
+    const TickSeq last = *o_.last;
+    if (last.seq < c_.max_seq) {
+      issue({now, last.seq + 1});
+    } else if (c_.policy.kind == PolicyKind::borrow) {
+      borrow(now);
+    } else {
+      relax();  // the tick's sequence is spent: spin into the next tick
+    }
+  }
+
+  // The clock is behind the last tick: the policy decides.
+  void behind(std::int64_t now) {
+    const std::int64_t behind_ms = (o_.last->tick - now) * c_.unit_ms;
+    switch (c_.policy.kind) {
+      case PolicyKind::refuse:
+        refuse(Refusal::clock_moved_backwards, behind_ms);
+        break;
+      case PolicyKind::wait:
+        relax();
+        break;
+      case PolicyKind::bounded_wait:
+        if (!wait_started_ns_) wait_started_ns_ = o_.steady_ns;
+        if (behind_ms > c_.policy.bound_ms ||
+            o_.steady_ns - *wait_started_ns_ > c_.policy.bound_ms * 1'000'000) {
+          refuse(Refusal::wait_bound_exceeded, behind_ms);
+        } else {
+          relax();
+        }
+        break;
+      case PolicyKind::borrow:
+        borrow(now);
+        break;
+      case PolicyKind::unsafe:
+        issue({now, 0});
+        break;
+    }
+  }
+
+  // borrow: the (tick, seq) after the last, a tick ahead once the sequence is spent, as long
+  // as that is no further ahead of the clock than the bound; at the bound it waits for the
+  // clock if the last tick is within the bound, and fails only if it is not.
+  void borrow(std::int64_t now) {
+    const TickSeq last = *o_.last;
+    const TickSeq next =
+        last.seq < c_.max_seq ? TickSeq{last.tick, last.seq + 1} : TickSeq{last.tick + 1, 0};
+    const std::int64_t ahead_ms = (next.tick - now) * c_.unit_ms;
+    if (ahead_ms > c_.policy.bound_ms && (last.tick - now) * c_.unit_ms <= c_.policy.bound_ms) {
+      relax();  // spent sequence at the bound: wait for the clock rather than fail
+    } else if (ahead_ms > c_.policy.bound_ms) {
+      refuse(Refusal::borrow_limit_exceeded, ahead_ms);
+    } else {
+      issue(next);
+    }
+  }
+
+  // A spinning generator calls relax(), on which the ManualClock lets its step of time pass.
+  void relax() {
+    o_.wall_ns += c_.relax_step_ns;
+    o_.steady_ns += c_.relax_step_ns;
+  }
+
+  void issue(TickSeq s) {
+    if (o_.prev_tick && s.tick < *o_.prev_tick) ++o_.backward;
+    // Lookups against the history before this batch are enough: within one batch the clock
+    // only moves forward, so after at most one reset the batch's (tick, seq) only increase.
+    if (c_.tracks_duplicates()) {
+      const auto top = top_seq_of(m_.top_seq, s.tick);
+      if (top && s.seq <= *top) ++o_.duplicates;
+    }
+    o_.issued.push_back(s);
+    o_.last = s;
+    o_.prev_tick = s.tick;
+    issued_ = true;
+  }
+
+  void refuse(Refusal r, std::int64_t ms) {
+    o_.refusal = r;
+    o_.refusal_ms = ms;
+  }
+
+  const Model& m_;
+  const Config& c_;
+  Outcome o_;
+  std::optional<std::int64_t> wait_started_ns_;  // on the steady clock, this next()'s wait
+  bool issued_ = false;
+};
+
+Outcome simulate(const Model& m, int count) { return Simulation(m).run(count); }
 
 void commit(Model& m, const Outcome& o) {
   m.wall_ns = o.wall_ns;
@@ -348,7 +380,7 @@ struct Sut {
     }
     // The old instance goes first, as the process holding it dies before the new one starts.
     gen.reset();
-    gen = make_generator(cfg->variant, opts);
+    gen = make_generator(cfg->variant->name, opts);
     instance_prev_id.reset();
     instance_prev_tick.reset();
   }
@@ -461,146 +493,170 @@ struct Generate final : ModelCommand {
                       sut.cfg->tick_of(sut.clock->wall_ns())));
 }
 
-void Generate::run(const Model& s0, Sut& sut) const {
-  const Config& c = *sut.cfg;
-  const Policy& policy = c.policy;
-  const Outcome want = simulate(s0, count);
-
-  std::vector<Id> got;
-  got.reserve(static_cast<std::size_t>(count));
+// One call to next(): the ID, or the refusal it threw.
+struct Call {
+  Id id;
   Refusal refusal = Refusal::none;
   std::int64_t refusal_ms = 0;
-  std::size_t misordered = 0;
-  std::size_t backward = 0;
-  for (int call = 0; call < count && refusal == Refusal::none; ++call) {
+};
+
+Call call_next(Generator& gen) {
+  Call c;
+  try {
+    c.id = gen.next();
+  } catch (const ClockMovedBackwards& e) {
+    c.refusal = Refusal::clock_moved_backwards;
+    c.refusal_ms = e.behind_ms();
+  } catch (const WaitBoundExceeded& e) {
+    c.refusal = Refusal::wait_bound_exceeded;
+    c.refusal_ms = e.behind_ms();
+  } catch (const BorrowLimitExceeded&) {
+    c.refusal = Refusal::borrow_limit_exceeded;
+  }
+  return c;
+}
+
+// What each policy promises about refusing, checked against the clock and the generator's own
+// last tick alone, before the model is asked. `behind_ms` is 0 unless the clock was behind.
+void check_refusal(const Sut& sut, int call, const Call& got, bool behind, std::int64_t behind_ms) {
+  const Policy& policy = sut.cfg->policy;
+  switch (policy.kind) {
+    case PolicyKind::refuse:
+      if ((got.refusal == Refusal::clock_moved_backwards) != behind) {
+        fail(sut, call,
+             fmt::format("refuse threw {} with the clock {} ms behind the last tick",
+                         name_of(got.refusal), behind_ms));
+      }
+      if (behind && got.refusal_ms != behind_ms) {
+        fail(sut, call,
+             fmt::format("ClockMovedBackwards says {} ms, the clock is {} ms behind",
+                         got.refusal_ms, behind_ms));
+      }
+      break;
+    case PolicyKind::bounded_wait: {
+      const bool too_far = behind && behind_ms > policy.bound_ms;
+      if ((got.refusal == Refusal::wait_bound_exceeded) != too_far) {
+        fail(sut, call,
+             fmt::format("bounded-wait ({} ms) threw {} with the clock {} ms behind",
+                         policy.bound_ms, name_of(got.refusal), behind_ms));
+      }
+      if (too_far && got.refusal_ms != behind_ms) {
+        fail(sut, call,
+             fmt::format("WaitBoundExceeded says {} ms, the clock is {} ms behind", got.refusal_ms,
+                         behind_ms));
+      }
+      break;
+    }
+    case PolicyKind::wait:
+    case PolicyKind::unsafe:
+      if (got.refusal != Refusal::none) {
+        fail(sut, call, fmt::format("threw {}", name_of(got.refusal)));
+      }
+      break;
+    case PolicyKind::borrow:
+      if (got.refusal != Refusal::none && got.refusal != Refusal::borrow_limit_exceeded) {
+        fail(sut, call, fmt::format("borrow threw {}", name_of(got.refusal)));
+      }
+      break;
+  }
+}
+
+// What one Generate observed, for the comparison with the model.
+struct Observed {
+  std::vector<Id> ids;
+  Refusal refusal = Refusal::none;
+  std::int64_t refusal_ms = 0;
+  std::size_t misordered = 0;  // IDs not above their predecessor in the instance
+  std::size_t backward = 0;    // IDs from a tick below their predecessor's in the instance
+};
+
+// What each policy promises about an issued ID (waiting, borrowing, order across the whole
+// history), then the ID becomes the Sut's latest. `behind` says the clock was behind before
+// the call.
+void check_issued(Sut& sut, int call, const Id& id, bool behind, Observed& seen) {
+  const Config& c = *sut.cfg;
+  const Policy& policy = c.policy;
+  const std::int64_t tick = c.tick_of_id(id);
+  const std::int64_t now = c.tick_of(sut.clock->wall_ns());
+  if ((policy.kind == PolicyKind::wait || policy.kind == PolicyKind::bounded_wait) && behind &&
+      tick < *sut.last_tick) {
+    fail(sut, call,
+         fmt::format("{} issued from tick {} below its last tick {} instead of waiting",
+                     policy.name(), tick, *sut.last_tick));
+  }
+  if (policy.kind == PolicyKind::borrow) {
+    const std::int64_t ahead_ms = (tick - now) * c.unit_ms;
+    if (ahead_ms > policy.bound_ms) {
+      fail(sut, call,
+           fmt::format("borrow issued {} ms ahead of the clock, beyond its bound of {} ms",
+                       ahead_ms, policy.bound_ms));
+    }
+    if (ahead_ms > 0) ++sut.borrowed_ahead;
+  }
+  if (sut.instance_prev_tick && tick < *sut.instance_prev_tick) ++seen.backward;
+  if (sut.instance_prev_id && id <= *sut.instance_prev_id) ++seen.misordered;
+  // Every policy but unsafe keeps order across the whole history, restarts included: the
+  // mark makes a new instance start after every issued tick, and so does a clock past them.
+  if (policy.promises_uniqueness() && sut.history_prev_id) {
+    const bool in_order =
+        c.ordered_within_tick() ? id > *sut.history_prev_id : tick >= *sut.history_prev_tick;
+    if (!in_order) {
+      fail(sut, call,
+           fmt::format("{} after {}: out of order under {}", to_text(id, c.width()),
+                       to_text(*sut.history_prev_id, c.width()), policy.name()));
+    }
+  }
+  seen.ids.push_back(id);
+  sut.instance_prev_id = sut.history_prev_id = id;
+  sut.instance_prev_tick = sut.history_prev_tick = sut.last_tick = tick;
+  sut.high_tick = std::max(sut.high_tick.value_or(tick), tick);
+}
+
+// Up to `count` calls, stopping at the first refusal, each checked as it comes.
+Observed observe(Sut& sut, int count) {
+  const Config& c = *sut.cfg;
+  Observed seen;
+  seen.ids.reserve(static_cast<std::size_t>(count));
+  for (int call = 0; call < count; ++call) {
     const std::int64_t before = c.tick_of(sut.clock->wall_ns());
     const bool behind = sut.last_tick && before < *sut.last_tick;
     const std::int64_t behind_ms = behind ? (*sut.last_tick - before) * c.unit_ms : 0;
-    Id id;
-    try {
-      id = sut.gen->next();
-    } catch (const ClockMovedBackwards& e) {
-      refusal = Refusal::clock_moved_backwards;
-      refusal_ms = e.behind_ms();
-    } catch (const WaitBoundExceeded& e) {
-      refusal = Refusal::wait_bound_exceeded;
-      refusal_ms = e.behind_ms();
-    } catch (const BorrowLimitExceeded&) {
-      refusal = Refusal::borrow_limit_exceeded;
-    }
-    if (behind && refusal == Refusal::none) ++sut.waits;
-
-    // What each policy promises about refusing, checked against the clock and the generator's
-    // own last tick alone, before the model is asked.
-    switch (policy.kind) {
-      case PolicyKind::refuse:
-        if ((refusal == Refusal::clock_moved_backwards) != behind) {
-          fail(sut, call,
-               fmt::format("refuse threw {} with the clock {} ms behind the last tick",
-                           name_of(refusal), behind_ms));
-        }
-        if (behind && refusal_ms != behind_ms) {
-          fail(sut, call,
-               fmt::format("ClockMovedBackwards says {} ms, the clock is {} ms behind", refusal_ms,
-                           behind_ms));
-        }
-        break;
-      case PolicyKind::bounded_wait: {
-        const bool too_far = behind && behind_ms > policy.bound_ms;
-        if ((refusal == Refusal::wait_bound_exceeded) != too_far) {
-          fail(sut, call,
-               fmt::format("bounded-wait ({} ms) threw {} with the clock {} ms behind",
-                           policy.bound_ms, name_of(refusal), behind_ms));
-        }
-        if (too_far && refusal_ms != behind_ms) {
-          fail(sut, call,
-               fmt::format("WaitBoundExceeded says {} ms, the clock is {} ms behind", refusal_ms,
-                           behind_ms));
-        }
-        break;
-      }
-      case PolicyKind::wait:
-      case PolicyKind::unsafe:
-        if (refusal != Refusal::none) fail(sut, call, fmt::format("threw {}", name_of(refusal)));
-        break;
-      case PolicyKind::borrow:
-        if (refusal != Refusal::none && refusal != Refusal::borrow_limit_exceeded) {
-          fail(sut, call, fmt::format("borrow threw {}", name_of(refusal)));
-        }
-        break;
-    }
-    if (refusal != Refusal::none) {
+    const Call got = call_next(*sut.gen);
+    if (behind && got.refusal == Refusal::none) ++sut.waits;
+    check_refusal(sut, call, got, behind, behind_ms);
+    if (got.refusal != Refusal::none) {
       ++sut.refusals;
+      seen.refusal = got.refusal;
+      seen.refusal_ms = got.refusal_ms;
       break;
     }
+    check_issued(sut, call, got.id, behind, seen);
+  }
+  sut.backward += seen.backward;
+  return seen;
+}
 
+// The generator against the model: the same refusal, the same (tick, seq, node) per ID, the
+// clock left at the same place, and (unsafe) the predicted duplicates and order violations.
+void compare_with_model(const Sut& sut, const Observed& seen, const Outcome& want,
+                        std::size_t duplicates) {
+  const Config& c = *sut.cfg;
+  RC_ASSERT(name_of(seen.refusal) == name_of(want.refusal));
+  if (seen.refusal != Refusal::borrow_limit_exceeded) RC_ASSERT(seen.refusal_ms == want.refusal_ms);
+  RC_ASSERT(seen.ids.size() == want.issued.size());
+  for (std::size_t i = 0; i < seen.ids.size(); ++i) {
+    const Id& id = seen.ids[i];
     const std::int64_t tick = c.tick_of_id(id);
-    const std::int64_t now = c.tick_of(sut.clock->wall_ns());
-    if ((policy.kind == PolicyKind::wait || policy.kind == PolicyKind::bounded_wait) && behind &&
-        tick < *sut.last_tick) {
-      fail(sut, call,
-           fmt::format("{} issued from tick {} below its last tick {} instead of waiting",
-                       policy.name(), tick, *sut.last_tick));
-    }
-    if (policy.kind == PolicyKind::borrow) {
-      const std::int64_t ahead_ms = (tick - now) * c.unit_ms;
-      if (ahead_ms > policy.bound_ms) {
-        fail(sut, call,
-             fmt::format("borrow issued {} ms ahead of the clock, beyond its bound of {} ms",
-                         ahead_ms, policy.bound_ms));
-      }
-      if (ahead_ms > 0) ++sut.borrowed_ahead;
-    }
-    if (sut.instance_prev_tick && tick < *sut.instance_prev_tick) ++backward;
-    if (sut.instance_prev_id && id <= *sut.instance_prev_id) ++misordered;
-    // Every policy but unsafe keeps order across the whole history, restarts included: the
-    // mark makes a new instance start after every issued tick, and so does a clock past them.
-    if (policy.promises_uniqueness() && sut.history_prev_id) {
-      const bool in_order =
-          c.ordered_within_tick() ? id > *sut.history_prev_id : tick >= *sut.history_prev_tick;
-      if (!in_order) {
-        fail(sut, call,
-             fmt::format("{} after {}: out of order under {}", to_text(id, c.width()),
-                         to_text(*sut.history_prev_id, c.width()), policy.name()));
-      }
-    }
-    got.push_back(id);
-    sut.instance_prev_id = id;
-    sut.instance_prev_tick = tick;
-    sut.history_prev_id = id;
-    sut.history_prev_tick = tick;
-    sut.last_tick = tick;
-    sut.high_tick = std::max(sut.high_tick.value_or(tick), tick);
-  }
-  sut.backward += backward;
-
-  // Duplicates, by the same finder the stress tests and duplicates_test.cpp use.
-  const std::size_t duplicates = sut.finder.add(got);
-  if (policy.promises_uniqueness()) {
-    if (duplicates != 0) {
-      RC_FAIL(fmt::format("{} issued {} duplicates, e.g. {}", policy.name(), duplicates,
-                          sut.finder.describe(c.width())));
-    }
-  }
-
-  // The generator against the model.
-  RC_ASSERT(name_of(refusal) == name_of(want.refusal));
-  if (refusal != Refusal::borrow_limit_exceeded) RC_ASSERT(refusal_ms == want.refusal_ms);
-  RC_ASSERT(got.size() == want.issued.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    const std::int64_t tick = c.tick_of_id(got[i]);
     if (tick != want.issued[i].tick) {
-      RC_FAIL(fmt::format("ID {} of {} is from tick {}; the model says tick {}", i, got.size(),
+      RC_FAIL(fmt::format("ID {} of {} is from tick {}; the model says tick {}", i, seen.ids.size(),
                           tick, want.issued[i].tick));
     }
-    if (c.family == Family::snowflake) {
-      const LayoutFields f = c.layout->decode(got[i].lo);
+    if (c.layout_ids()) {
+      const LayoutFields f = c.layout->decode(id.lo);
       if (f.seq != want.issued[i].seq || f.node != c.node) {
         RC_FAIL(fmt::format("ID {} of {} has seq {} node {}; the model says seq {} node {}", i,
-                            got.size(), f.seq, f.node, want.issued[i].seq, c.node));
+                            seen.ids.size(), f.seq, f.node, want.issued[i].seq, c.node));
       }
-    } else if (got[i].to_uuid().version() != 7) {
-      RC_FAIL(fmt::format("{} is not a version 7 UUID", to_text(got[i], c.width())));
     }
   }
   RC_ASSERT(sut.clock->wall_ns() == want.wall_ns);
@@ -608,8 +664,21 @@ void Generate::run(const Model& s0, Sut& sut) const {
   // Unsafe is caught: every duplicate the model predicts is found, and every ID issued from
   // below its predecessor's tick is an order violation the check sees.
   RC_ASSERT(duplicates == want.duplicates);
-  RC_ASSERT(backward == want.backward);
-  if (c.ordered_within_tick()) RC_ASSERT(misordered == backward);
+  RC_ASSERT(seen.backward == want.backward);
+  if (c.ordered_within_tick()) RC_ASSERT(seen.misordered == seen.backward);
+}
+
+void Generate::run(const Model& s0, Sut& sut) const {
+  const Policy& policy = sut.cfg->policy;
+  const Outcome want = simulate(s0, count);
+  const Observed seen = observe(sut, count);
+  // Duplicates, by the same finder the stress tests and duplicates_test.cpp use.
+  const std::size_t duplicates = sut.finder.add(seen.ids);
+  if (policy.promises_uniqueness() && duplicates != 0) {
+    RC_FAIL(fmt::format("{} issued {} duplicates, e.g. {}", policy.name(), duplicates,
+                        sut.finder.describe(sut.cfg->width())));
+  }
+  compare_with_model(sut, seen, want, duplicates);
 }
 
 // After the random history, one deterministic step back of a single tick: the smallest
@@ -623,7 +692,7 @@ void expose_unsafe(Sut& sut) {
   sut.clock->set_wall_ns(c.tick_start_ns(t));
   const Id again = sut.gen->next();
   const std::size_t duplicates = sut.finder.add(std::vector<Id>{a, b, again});
-  if (c.family == Family::snowflake) {
+  if (c.layout_ids()) {
     // Every tick was entered at seq 0, so (t, 0) was issued before and is issued again.
     if (duplicates == 0) {
       RC_FAIL(
