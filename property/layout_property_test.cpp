@@ -68,9 +68,18 @@ rc::Gen<std::string> random_spec() {
     const std::string node =
         node_parts == 1 ? fmt::format("{}", width[1]) : fmt::format("{}+{}", width[1], width[3]);
     const int seq = width[2];
-    const std::string unit = *rc::gen::element<std::string>("1ms", "10ms", "1s");
     const std::string low = *rc::gen::element<std::string>("seq", "node");
     const std::int64_t epoch = *rc::gen::inRange<std::int64_t>(0, kNowMs + 1);
+    // Only units whose last tick's Unix ms fits int64 (else lifetime_beyond_int64): 1 ms
+    // always does, since ts has at most 62 bits and the epoch is before 2027.
+    std::vector<std::string> units = {"1ms"};
+    for (const auto& [text, ms] : {std::pair{"10ms", 10}, {"7ms", 7}, {"1s", 1000}}) {
+      if (width[0] <= 62 - 10 || (std::int64_t{1} << width[0]) <=
+                                     (std::numeric_limits<std::int64_t>::max() - epoch) / ms) {
+        units.emplace_back(text);
+      }
+    }
+    const std::string unit = *rc::gen::elementOf(units);
     return fmt::format("spare={},ts={},node={},seq={},unit={},low={},epoch={}", spare ? 1 : 0,
                        width[0], node, seq, unit, low, epoch);
   });
