@@ -2,7 +2,7 @@
 // of `Variant` but its factory), the layout presets and the policies. Scripts and reports read
 // this instead of scraping the text listing.
 //
-//   {"variants": [{"name": "cas", "family": "snowflake", "ordering": "k_sorted", ...}],
+//   {"variants": [{"name": NAME, "family": "snowflake", "ordering": "k_sorted", ...}],
 //    "layouts": [{"name": "twitter", "spec": "ts=41,...", "last_unix_ms": ..., ...}],
 //    "policies": [{"name": "refuse", "default_bound_ms": 0, "summary": ...}]}
 #pragma once

@@ -13,6 +13,7 @@
 #include "cli/chaos_command.hpp"
 #include "cli/commands.hpp"
 #include "generators/errors.hpp"
+#include "plumbing/child_process.hpp"
 
 namespace {
 
@@ -84,6 +85,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "idbench: {} (run with --help for usage)\n", e.what());
     return kExitBadInput;
+  } catch (const idbench::plumbing::Interrupted&) {
+    // Any command: the signal killed its children; unwinding removed its temp dirs.
+    fmt::print(stderr, "idbench: interrupted; child processes killed, temp files removed\n");
+    return idbench::kExitInterrupted;
   } catch (const idbench::ClockError& e) {
     fmt::print(stderr, "idbench: {}\n", e.what());
     return kExitRefused;

@@ -89,7 +89,7 @@ if wait_for_server $run; then
   kill -INT $run
   wait $run
   status=$?
-  [ $status -ne 0 ] || fail "an interrupted run exited 0"
+  [ $status -eq 130 ] || { fail "an interrupted run exited $status, not 130:"; cat "$work/err3"; }
   no_process_left "SIGINT"
   left=$(ls -d "$work"/idbench-* 2>/dev/null)
   [ -z "$left" ] || fail "SIGINT left its directory: $left"
