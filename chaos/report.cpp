@@ -73,9 +73,12 @@ json timeline_json(const RunResult& r) {
 }  // namespace
 
 json context_json() {
-  // The shared block first (plumbing/run_context.hpp), identical in every idbench result...
-  json c = json::parse(plumbing::to_json(plumbing::current_run_context()).dump());
-  // ...then what only a chaos run has: the library that fakes the nodes' clocks.
+  // The shared block (plumbing/run_context.hpp), identical in every idbench result.
+  return json::parse(plumbing::to_json(plumbing::current_run_context()).dump());
+}
+
+json faketime_json() {
+  json c;
   try {
     c["libfaketime"] = find_libfaketime();
   } catch (const std::exception&) {

@@ -21,8 +21,10 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_timeline);
 std::string to_text(const RunResult& r);
 
 // The shared run context (plumbing/run_context.hpp: machine, commit and dirty marker, build,
-// clock source, date), then libfaketime's path and version and how the nodes' clocks are
-// faked.
+// clock source, date), written as every idbench result writes it.
 nlohmann::ordered_json context_json();
+// What only a chaos run has, for its "config" block: libfaketime's path and version, and how
+// the nodes' clocks are faked.
+nlohmann::ordered_json faketime_json();
 
 }  // namespace idbench::chaos

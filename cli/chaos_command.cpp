@@ -58,6 +58,7 @@ void run_one(const ChaosArgs& args) {
   if (args.json) {
     nlohmann::ordered_json j = chaos::to_json(r, false);
     j["context"] = chaos::context_json();
+    j["config"].update(chaos::faketime_json());
     out.write(j.dump(2) + "\n");
   } else {
     out.write(chaos::to_text(r));
@@ -66,6 +67,7 @@ void run_one(const ChaosArgs& args) {
   if (timeline) {
     nlohmann::ordered_json j = chaos::to_json(r, true);
     j["context"] = chaos::context_json();
+    j["config"].update(chaos::faketime_json());
     timeline->write(j.dump(1) + "\n");
     timeline->commit();
   }
