@@ -1,7 +1,7 @@
 // driver.hpp — one chaos run: K node processes under libfaketime, a scenario played on their
 // clocks, then the analysis and the verdict.
 //
-//   RunConfig cfg{.scenario = "ntp-step-back", .variant = "cas", .policy = "refuse"};
+//   RunConfig cfg{.scenario = "ntp-step-back", .variant = variants().front().name, .policy = "refuse"};
 //   RunResult r = run_chaos(cfg, stderr);       // progress lines go to the FILE* (or nullptr)
 //   r.verdict.promise_kept;                      // false: a duplicate the policy promised against
 //

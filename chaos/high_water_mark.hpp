@@ -14,7 +14,7 @@
 //   opts.clock = std::make_shared<ReservingClock>(wall_clock(), mark,
 //                                                 lookahead_ms(opts.policy), 1000,
 //                                                 opts.resume_after_unix_ms);
-//   auto gen = make_generator("cas", opts);           // every ID now covered by the mark
+//   auto gen = make_generator(variant.name, opts);           // every ID now covered by the mark
 //
 // Why a clock decorator rather than a change to the generators: every time-based generator
 // issues from a tick no later than (its last clock reading + the policy's lookahead), so
