@@ -76,6 +76,9 @@ for bad in "--time-scale 1e300" "--time-scale 1e-9" "--time-scale nan" "--rate n
 done
 grep -q "^idbench: --rate: must be 0 (flat out) or 1 … 1e+07 IDs/s per node, not -5" "$tmp/err" ||
   fail "rate message: $(cat "$tmp/err")"
+# An empty value is not 0 (CLI11 would store 0: flat out, or the matrix's default scale).
+one_line 2 "$bin" chaos --scenario skew --variant cas --rate "" --quiet
+one_line 2 "$bin" chaos --matrix --out "$tmp/m.json" --time-scale ""
 one_line 2 "$bin" chaos --matrix --out "$tmp/m.json" --time-scale 1e300
 [ ! -e "$tmp/m.json" ] || fail "a rejected matrix wrote its --out"
 

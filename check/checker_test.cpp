@@ -195,6 +195,7 @@ TEST_F(IdFiles, EachBadFirstLineSaysWhatIsWrong) {
       {"\xEF\xBB\xBF" "1\n", "starts with a UTF-8 byte-order mark"},
       {"1\r\r\n", "control character \\r at column 2"},
       {"18446744073709551616\n", "is larger than the largest 64-bit ID"},
+      {std::string(70, '0') + "\n", "has more than 20 digits"},
       {"12a\n", "'a' at column 3 is not a digit"},
   };
   for (const auto& [content, want] : cases) {

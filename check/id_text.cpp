@@ -19,7 +19,8 @@ bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' 
 bool is_decimal(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_digit); }
 
 std::optional<std::uint64_t> parse_u64(std::string_view s) {
-  if (!is_decimal(s)) return std::nullopt;
+  // At most 20 digits (the header's rule): 70 zeros is not a spelling of 0.
+  if (!is_decimal(s) || s.size() > 20) return std::nullopt;
   std::uint64_t v = 0;
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc{} || ptr != s.data() + s.size()) return std::nullopt;
@@ -87,6 +88,9 @@ std::string explain_bad_uuid(std::string_view text) {
 
 std::string explain_bad_u64(std::string_view text) {
   const std::string q = quote_text(text);
+  if (is_decimal(text) && text.size() > 20) {
+    return q + " has more than 20 digits: larger than any decimal 64-bit ID";
+  }
   if (is_decimal(text)) {
     return q + " is larger than the largest 64-bit ID, 18446744073709551615";
   }

@@ -114,7 +114,8 @@ CLI::Validator in_range(std::string (*problem)(double), std::string name) {
   return CLI::Validator(
       [problem](std::string& text) {
         double v = 0;
-        if (!CLI::detail::lexical_cast(text, v)) return std::string();  // conversion reports
+        // An empty or non-numeric value is a problem here: CLI11 would store 0 for "".
+        if (text.empty() || !CLI::detail::lexical_cast(text, v)) return std::string("is not a number");
         return problem(v);
       },
       "", std::move(name));

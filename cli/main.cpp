@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::RuntimeError& e) {
     return flush_stdout(e.get_exit_code());
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "idbench: {} (run with --help for usage)\n", e.what());
+    fmt::print(stderr, "idbench: {} (run with --help for usage)\n", idbench::one_line(e.what()));
     return kExitBadInput;
   } catch (const idbench::plumbing::Interrupted&) {
     // Any command: the signal killed its children; unwinding removed its temp dirs.

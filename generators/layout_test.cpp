@@ -217,3 +217,20 @@ TEST(Layout, NodeOutOfRangeIsNamed) {
 
 }  // namespace
 }  // namespace idbench
+
+// Issue 9 (fuzz finding): a hostile spec is echoed in the message, escaped, on one line.
+TEST(Layout, AHostileSpecIsEchoedOnOnePrintableLine) {
+  for (const std::string& spec : {std::string("twitter\n"), std::string("\xab"),
+                                 std::string("\x17\x16"), std::string("ts=41\r")}) {
+    try {
+      idbench::Layout::parse(spec);
+      FAIL() << "accepted " << spec;
+    } catch (const idbench::LayoutError& e) {
+      const std::string what = e.what();
+      for (const char c : what) {
+        EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f) << what;
+      }
+    }
+  }
+  EXPECT_EQ(idbench::one_line("a\nb\x03\xff≥"), "a\\nb\\x03\\xff≥");
+}
