@@ -33,6 +33,15 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
   return n;
 }
 
+// As utf8_length, but 0 for the C1 control characters U+0080..U+009F (0xC2 0x80..0x9F),
+// which a terminal may act on like the C0 ones.
+std::size_t c1_free_utf8_length(std::string_view text, std::size_t i) {
+  const std::size_t n = utf8_length(text, i);
+  const bool c1 = n == 2 && static_cast<unsigned char>(text[i]) == 0xC2 &&
+                  static_cast<unsigned char>(text[i + 1]) < 0xA0;
+  return c1 ? 0 : n;
+}
+
 }  // namespace
 
 std::string one_line(std::string_view text) {
@@ -43,7 +52,7 @@ std::string one_line(std::string_view text) {
     if (c >= 0x20 && c < 0x7F) {
       out += static_cast<char>(c);
       ++i;
-    } else if (const std::size_t n = c >= 0x80 ? utf8_length(text, i) : 0; n > 0) {
+    } else if (const std::size_t n = c >= 0x80 ? c1_free_utf8_length(text, i) : 0; n > 0) {
       out.append(text.substr(i, n));
       i += n;
     } else {

@@ -233,4 +233,5 @@ TEST(Layout, AHostileSpecIsEchoedOnOnePrintableLine) {
     }
   }
   EXPECT_EQ(idbench::one_line("a\nb\x03\xff≥"), "a\\nb\\x03\\xff≥");
+  EXPECT_EQ(idbench::one_line("m\xc2\x9f!"), "m\\xc2\\x9f!");  // a C1 control, though valid UTF-8
 }
