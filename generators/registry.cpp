@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <utility>
 #include <vector>
 
 #include "generators/errors.hpp"
@@ -17,6 +18,23 @@ Variant describe_uuidv7_random();
 Variant describe_uuidv4();
 Variant describe_auto_increment();
 Variant describe_ticket_pair();
+
+Variant snowflake_variant(std::string_view name, std::string_view summary, NodeIds node_ids,
+                          bool chaos_quick,
+                          std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make) {
+  return {.name = name,
+          .summary = summary,
+          .family = "snowflake",
+          .scheme = "Snowflake",
+          .width = IdWidth::bits64,
+          .ordering = Ordering::k_sorted,
+          .time_based = true,
+          .uses_layout = true,
+          .node_ids = node_ids,
+          .id_time = IdTime::layout,
+          .defaults = {.chaos = true, .chaos_quick = chaos_quick, .locality = true},
+          .make = std::move(make)};
+}
 
 std::span<const Variant> variants() {
   static const std::vector<Variant> all = {

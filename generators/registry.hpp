@@ -84,6 +84,14 @@ std::string_view name_of(NodeIds node_ids);
 // The inverse of name_of(IdTime), for `--id-time`; nullopt for an unknown name.
 std::optional<IdTime> id_time_named(std::string_view name);
 
+// The facts every Snowflake-family variant shares: 64-bit, k-sorted, reads a clock, takes a
+// layout whose tick field carries its time, runs in the full chaos matrix. A variant adds its
+// name, summary, how many node ids a process takes, whether it runs in the quick chaos matrix
+// too, and its factory.
+Variant snowflake_variant(std::string_view name, std::string_view summary, NodeIds node_ids,
+                          bool chaos_quick,
+                          std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make);
+
 std::span<const Variant> variants();
 // nullptr when there is no such variant.
 const Variant* find_variant(std::string_view name);

@@ -27,12 +27,7 @@ Variant describe_auto_increment() {
           .summary = "one shared atomic counter: the single-database AUTO_INCREMENT",
           .family = "counter",
           .scheme = "AUTO_INCREMENT",
-          .width = IdWidth::bits64,
           .ordering = Ordering::k_sorted,
-          .time_based = false,
-          .uses_layout = false,
-          .node_ids = NodeIds::none,
-          .id_time = IdTime::none,
           .in_process_lower_bound = true,
           .defaults = {.chaos = false, .chaos_quick = false, .locality = true},
           .make = factory_of<AutoIncrement>()};

@@ -55,19 +55,9 @@ class CasSnowflake {
 }  // namespace
 
 Variant describe_cas() {
-  return {.name = "cas",
-          .summary = "Snowflake state (tick, seq) in one 64-bit atomic, one compare-exchange per ID",
-          .family = "snowflake",
-          .scheme = "Snowflake",
-          .width = IdWidth::bits64,
-          .ordering = Ordering::k_sorted,
-          .time_based = true,
-          .uses_layout = true,
-          .node_ids = NodeIds::one,
-          .id_time = IdTime::layout,
-          .in_process_lower_bound = false,
-          .defaults = {.chaos = true, .chaos_quick = true, .locality = true},
-          .make = factory_of<CasSnowflake>()};
+  return snowflake_variant("cas",
+                           "Snowflake state (tick, seq) in one 64-bit atomic, one compare-exchange per ID",
+                           NodeIds::one, /*chaos_quick=*/true, factory_of<CasSnowflake>());
 }
 
 }  // namespace idbench

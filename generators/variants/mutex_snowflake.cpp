@@ -27,19 +27,9 @@ class MutexSnowflake {
 }  // namespace
 
 Variant describe_mutex() {
-  return {.name = "mutex",
-          .summary = "Snowflake with one std::mutex around Twitter's algorithm",
-          .family = "snowflake",
-          .scheme = "Snowflake",
-          .width = IdWidth::bits64,
-          .ordering = Ordering::k_sorted,
-          .time_based = true,
-          .uses_layout = true,
-          .node_ids = NodeIds::one,
-          .id_time = IdTime::layout,
-          .in_process_lower_bound = false,
-          .defaults = {.chaos = true, .chaos_quick = false, .locality = true},
-          .make = factory_of<MutexSnowflake>()};
+  return snowflake_variant("mutex",
+                           "Snowflake with one std::mutex around Twitter's algorithm",
+                           NodeIds::one, /*chaos_quick=*/false, factory_of<MutexSnowflake>());
 }
 
 }  // namespace idbench

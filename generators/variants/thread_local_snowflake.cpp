@@ -144,19 +144,9 @@ class ThreadLocalSnowflake {
 }  // namespace
 
 Variant describe_thread_local() {
-  return {.name = "thread-local",
-          .summary = "Snowflake state per thread, thread i issuing as node+i: no shared write per ID",
-          .family = "snowflake",
-          .scheme = "Snowflake",
-          .width = IdWidth::bits64,
-          .ordering = Ordering::k_sorted,
-          .time_based = true,
-          .uses_layout = true,
-          .node_ids = NodeIds::per_thread,
-          .id_time = IdTime::layout,
-          .in_process_lower_bound = false,
-          .defaults = {.chaos = true, .chaos_quick = false, .locality = true},
-          .make = factory_of<ThreadLocalSnowflake>()};
+  return snowflake_variant("thread-local",
+                           "Snowflake state per thread, thread i issuing as node+i: no shared write per ID",
+                           NodeIds::per_thread, /*chaos_quick=*/false, factory_of<ThreadLocalSnowflake>());
 }
 
 }  // namespace idbench

@@ -39,12 +39,6 @@ Variant describe_ticket_pair() {
           .summary = "Flickr's two ticket servers, odd and even, asked alternately",
           .family = "counter",
           .scheme = "ticket server",
-          .width = IdWidth::bits64,
-          .ordering = Ordering::none,
-          .time_based = false,
-          .uses_layout = false,
-          .node_ids = NodeIds::none,
-          .id_time = IdTime::none,
           .in_process_lower_bound = true,
           .defaults = {.chaos = false, .chaos_quick = false, .locality = true},
           .make = factory_of<TicketPair>()};

@@ -29,12 +29,6 @@ Variant describe_uuidv4() {
           .family = "uuid",
           .scheme = "UUIDv4",
           .width = IdWidth::bits128,
-          .ordering = Ordering::none,
-          .time_based = false,
-          .uses_layout = false,
-          .node_ids = NodeIds::none,
-          .id_time = IdTime::none,
-          .in_process_lower_bound = false,
           .defaults = {.chaos = false, .chaos_quick = false, .locality = true},
           .make = factory_of<UuidV4>()};
 }

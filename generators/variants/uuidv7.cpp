@@ -58,10 +58,7 @@ Variant describe_uuidv7() {
           .width = IdWidth::bits128,
           .ordering = Ordering::k_sorted,
           .time_based = true,
-          .uses_layout = false,
-          .node_ids = NodeIds::none,
           .id_time = IdTime::uuidv7,
-          .in_process_lower_bound = false,
           .defaults = {.chaos = true, .chaos_quick = true, .locality = true},
           .make = factory_of<UuidV7>()};
 }

@@ -46,10 +46,7 @@ Variant describe_uuidv7_random() {
           .width = IdWidth::bits128,
           .ordering = Ordering::k_sorted_by_tick,
           .time_based = true,
-          .uses_layout = false,
-          .node_ids = NodeIds::none,
           .id_time = IdTime::uuidv7,
-          .in_process_lower_bound = false,
           .defaults = {.chaos = false, .chaos_quick = false, .locality = true},
           .make = factory_of<UuidV7Random>()};
 }
