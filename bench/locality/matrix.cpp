@@ -125,11 +125,18 @@ int run_matrix(const MatrixOptions& options) {
   check_rows(options.rows, "--rows");
   check_rows(options.validate_rows, "--validate-rows");
   const std::vector<RunSpec> runs = plan_matrix(options.rows);
+  // SIGINT/SIGTERM/SIGHUP only raise a flag while the matrix runs: a signal that arrived
+  // during a write of the JSON would otherwise kill the process between the temp file and the
+  // rename. The flag is read between runs (and every few thousand keys inside the model), so
+  // the command unwinds with Interrupted and the JSON holds every finished run.
+  const plumbing::InterruptGuard guard;
   MatrixFile file(options.out);
   const Progress progress(options.progress);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     progress.run(i, runs.size(), fmt::format("{} ({} rows)", label_of(runs[i]), options.rows));
+    plumbing::throw_if_interrupted();
     file.add_run(run_json(runs[i], run_locality(runs[i])));
+    plumbing::throw_if_interrupted();
   }
   file.finish(cross_check(options, progress));
   progress.say(fmt::format("wrote {}", options.out));

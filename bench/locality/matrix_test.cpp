@@ -7,9 +7,12 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <csignal>
+#include <sstream>
 
 #include "generators/registry.hpp"
 #include "plumbing/atomic_file.hpp"
+#include "plumbing/child_process.hpp"
 
 namespace idbench::locality {
 namespace {
@@ -81,6 +84,56 @@ TEST(LocalityMatrix, RowsOutOfBoundsAreRefused) {
   o.rows = 10'000'000'000ull;
   EXPECT_THROW(run_matrix(o), Error);
   EXPECT_FALSE(std::filesystem::exists(o.out));
+}
+
+// A progress stream that sends this process SIGTERM when the matrix announces its third run,
+// i.e. between (or during) the writes of the JSON, as `kill` does from outside.
+class TermOnThirdRun : public std::stringbuf {
+ protected:
+  int sync() override {
+    if (str().find("[locality 3/") != std::string::npos && !sent_) {
+      sent_ = true;
+      std::raise(SIGTERM);
+    }
+    return 0;
+  }
+
+ private:
+  bool sent_ = false;
+};
+
+// Issue 9 (CI, stop 17): SIGTERM during the matrix killed it mid-write and left a temp file
+// beside --out. A signal now stops the matrix between writes: the JSON holds the finished runs,
+// nothing else is left in the directory, and the command unwinds with Interrupted (exit 130).
+TEST(LocalityMatrixDeathTest, ASignalStopsBetweenWritesAndLeavesOnlyTheJson) {
+  const std::string dir = ::testing::TempDir() + "/locality-matrix-int";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/m.json";
+  EXPECT_EXIT(
+      {
+        TermOnThirdRun buf;
+        std::ostream progress(&buf);
+        MatrixOptions o;
+        o.rows = 2000;
+        o.validate = false;
+        o.out = path;
+        o.progress = &progress;
+        try {
+          run_matrix(o);
+        } catch (const plumbing::Interrupted&) {
+          std::_Exit(130);
+        }
+        std::_Exit(0);
+      },
+      ::testing::ExitedWithCode(130), "");
+  const auto doc = read_json(path);
+  EXPECT_EQ(doc["complete"], false);
+  EXPECT_GE(doc["matrix"].size(), 2u);
+  EXPECT_FALSE(doc.contains("validation"));
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename());
+  EXPECT_EQ(names, std::vector<std::string>{"m.json"});
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "bench/locality/engines.hpp"
 #include "bench/locality/trace_metrics.hpp"
+#include "plumbing/child_process.hpp"
 
 namespace idbench::locality {
 
@@ -30,7 +31,9 @@ class ModelEngine final : public Engine {
     opts.split_rule = rule_;
     InnodbModel<Key> model(opts);
     const auto start = std::chrono::steady_clock::now();
+    std::size_t inserted = 0;
     for (const Id& id : stream.keys) {
+      if (++inserted % 65536 == 0) plumbing::throw_if_interrupted();  // a matrix's SIGINT
       if constexpr (std::is_same_v<Key, Key128>) {
         model.insert(Key128{id.hi} << 64 | id.lo);
       } else {
