@@ -90,8 +90,26 @@ TEST(Registry, UnixMsOfRefusesWhatCarriesNoSuchTime) {
   EXPECT_FALSE(twitter.checked_unix_ms_of_tick(std::numeric_limits<std::int64_t>::max()));
 }
 
+// RFC 9562 Appendix A: the v1, v6 and v7 examples all encode 2022-02-22T19:22:22Z.
+TEST(Registry, UuidTimeReadsVersionsOneSixAndSeven) {
+  const Layout twitter = Layout::parse("twitter", kStartMs);
+  constexpr std::int64_t kExampleMs = 1645557742000;
+  for (const char* text : {"C232AB00-9414-11EC-B3C8-9F6BDECED846",
+                           "1EC9414C-232A-6B00-B3C8-9F6BDECED846",
+                           "017F22E2-79B0-7CC3-98C4-DC0C0C07398F"}) {
+    const auto u = Uuid::parse(text);
+    ASSERT_TRUE(u.has_value()) << text;
+    EXPECT_EQ(unix_ms_of(IdTime::uuid, Id::from_uuid(*u), twitter), kExampleMs) << text;
+  }
+  const auto v4 = Uuid::parse("919108F7-52D1-4320-9BAC-F847DB4148A8");
+  ASSERT_TRUE(v4.has_value());
+  EXPECT_FALSE(unix_ms_of(IdTime::uuid, Id::from_uuid(*v4), twitter).has_value());
+  // The v1 time field's zero is 1582-10-15: before 1970, floored to the ms.
+  EXPECT_EQ(unix_ms_of(IdTime::uuid, Id{0x1000, 0}, twitter), -12219292800000);
+}
+
 TEST(Registry, EnumNamesRoundTrip) {
-  for (IdTime how : {IdTime::none, IdTime::layout, IdTime::uuidv7}) {
+  for (IdTime how : {IdTime::none, IdTime::layout, IdTime::uuidv7, IdTime::uuid}) {
     EXPECT_EQ(id_time_named(name_of(how)), how);
   }
   EXPECT_FALSE(id_time_named("sometimes").has_value());

@@ -45,6 +45,35 @@ std::span<const Variant> variants() {
   return all;
 }
 
+namespace {
+
+// 100-ns intervals from 1582-10-15 (the Gregorian reform) to 1970-01-01 (RFC 9562 §5.1).
+constexpr std::uint64_t kGregorianToUnix100ns = 0x01B21DD213814000ull;
+
+// The Unix ms of a v1, v6 or v7 UUID; nullopt for any other version.
+std::optional<std::int64_t> uuid_unix_ms(const Id& id) {
+  const std::uint64_t hi = id.hi;
+  std::uint64_t ticks = 0;  // 100 ns since 1582-10-15
+  switch ((hi >> 12) & 0xF) {
+    case 7:
+      return static_cast<std::int64_t>(hi >> 16);
+    case 1:  // time_low (32) | time_mid (16) | version (4) | time_high (12)
+      ticks = (hi & 0xFFF) << 48 | ((hi >> 16) & 0xFFFF) << 32 | hi >> 32;
+      break;
+    case 6:  // time_high (32) | time_mid (16) | version (4) | time_low (12): v1 reordered
+      ticks = (hi >> 16) << 12 | (hi & 0xFFF);
+      break;
+    default:
+      return std::nullopt;
+  }
+  const auto since_unix = static_cast<std::int64_t>(ticks) -
+                          static_cast<std::int64_t>(kGregorianToUnix100ns);
+  // Floor division: an instant before 1970 is in the ms that began before it.
+  return since_unix >= 0 ? since_unix / 10'000 : -((-since_unix + 9'999) / 10'000);
+}
+
+}  // namespace
+
 std::optional<std::int64_t> unix_ms_of(IdTime how, const Id& id, const Layout& layout) {
   switch (how) {
     case IdTime::none:
@@ -57,6 +86,8 @@ std::optional<std::int64_t> unix_ms_of(IdTime how, const Id& id, const Layout& l
       if (((id.hi >> 12) & 0xF) != 7) return std::nullopt;
       return static_cast<std::int64_t>(id.hi >> 16);
     }
+    case IdTime::uuid:
+      return uuid_unix_ms(id);
   }
   return std::nullopt;
 }
@@ -69,6 +100,8 @@ std::string_view name_of(IdTime how) {
       return "layout";
     case IdTime::uuidv7:
       return "uuidv7";
+    case IdTime::uuid:
+      return "uuid";
   }
   return "?";
 }
@@ -100,7 +133,7 @@ std::string_view name_of(NodeIds node_ids) {
 }
 
 std::optional<IdTime> id_time_named(std::string_view name) {
-  for (IdTime how : {IdTime::none, IdTime::layout, IdTime::uuidv7}) {
+  for (IdTime how : {IdTime::none, IdTime::layout, IdTime::uuidv7, IdTime::uuid}) {
     if (name_of(how) == name) return how;
   }
   return std::nullopt;

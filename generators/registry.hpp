@@ -25,6 +25,9 @@ enum class IdTime {
   none,    // no time inside (counters, UUIDv4)
   layout,  // a 64-bit Snowflake-family layout: tick field × unit + epoch
   uuidv7,  // RFC 9562 §5.7: the top 48 bits are Unix ms
+  uuid,    // any UUID by its version: v1 and v6 (RFC 9562 §5.1, §5.6: a 60-bit count of
+           // 100 ns since 1582-10-15) and v7; other versions carry no time. What an external
+           // program's UUIDs are described with (`--id-time uuid`).
 };
 
 // The ordering a variant promises; the chaos analysis judges exactly this promise.

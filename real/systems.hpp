@@ -1,0 +1,74 @@
+// systems.hpp — the real systems idbench runs: a database scheme on project-started servers,
+// or an adapter around a generator nobody here wrote, each described as data.
+//
+//   for (const RealSystem& s : real_systems()) ...
+//   RealSystem s = *find_real_system("mariadb-auto-increment");
+//   RunningSystem run(s, {.flush_log_at_trx_commit = 2});   // servers up, sockets known
+//   external::ExecSpec spec = run.exec_spec();              // the adapter, env filled in
+//
+// A system needs 0, 1 or 2 MariaDB servers. Its adapter is an external program (program.hpp)
+// that reads the sockets from IDBENCH_MARIADB_SOCKETS (comma-separated, in server order).
+// `idbench list --json` exports every system (its "systems" array).
+//
+// Thread safety: the list is immutable; a RunningSystem is thread-compatible.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "external/program.hpp"
+#include "real/mariadb_server.hpp"
+
+namespace idbench::real {
+
+inline constexpr const char* kSocketsEnv = "IDBENCH_MARIADB_SOCKETS";
+
+struct RealSystem {
+  std::string name;     // "mariadb-auto-increment", "python-uuid1", "node-ulid", ...
+  std::string summary;  // one line, names the real implementation and its version source
+  // The decision-table row ("AUTO_INCREMENT", "Ticket server", "UUIDv1", "UUIDv4", "UUIDv7",
+  // "ULID", "KSUID", "Snowflake"); the report puts the real figures there.
+  std::string scheme;
+  // The in-process variant it is the real counterpart of ("auto-increment", "ticket-pair");
+  // empty when there is none.
+  std::string lower_bound_variant;
+  int mariadb_servers = 0;  // servers to start before the adapter
+  // Settings of server i (i = 0, 1), given the run's durability; the ticket pair sets
+  // auto_increment_increment=2 and offsets 1 and 2.
+  std::function<MariadbSettings(int server, const MariadbSettings& base)> server_settings;
+  // The adapter, relative to the source tree (resolved by adapter_path()); its id_time,
+  // width and ordering describe its IDs as --exec would.
+  external::ExecSpec exec;
+  bool in_quick_pass = false;  // runs in ./run.sh's quick pass (the full profile runs all)
+};
+
+std::span<const RealSystem> real_systems();
+const RealSystem* find_real_system(std::string_view name);
+
+// The directory the adapters live in: $IDBENCH_ADAPTERS, else <source dir>/adapters (baked in
+// at build time), else next to the binary.
+std::string adapters_dir();
+
+// A system with its servers running.
+class RunningSystem {
+ public:
+  RunningSystem(const RealSystem& system, const MariadbSettings& base);
+  ~RunningSystem();
+  const RealSystem& system() const;
+  // The adapter's spec with IDBENCH_MARIADB_SOCKETS (and the adapters dir) in its env.
+  external::ExecSpec exec_spec() const;
+  std::vector<MariadbServer*> servers();
+  // "MariaDB 10.11.x, innodb_flush_log_at_trx_commit=1, ..." of server 0; empty without servers.
+  std::string describe();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace idbench::real
