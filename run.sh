@@ -137,7 +137,7 @@ case "$cmd" in
     smoke
     ;;
   bench)
-    ensure_packages "${build_packages[@]}"
+    ensure_packages "${build_packages[@]}" "${engine_packages[@]}"  # the real systems: mariadb
     configure_and_build release
     mkdir -p "$latest"
     [ -x bench/run_bench.sh ] || die "bench/run_bench.sh is missing"
