@@ -16,7 +16,7 @@ from typing import Any
 import units as u
 from document import BAD, Table
 from inputs import Bench, Chaos, Locality, Results, locality_generator, locality_variants, number
-from real_systems import scheme_cell
+from real_systems import real_schemes, scheme_cell
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class Scheme:
 
 def schemes(results: Results) -> list[Scheme]:
     """The brief's schemes, then the description's other schemes that were measured, then each
-    measured variant that belongs to no scheme."""
+    measured variant that belongs to no scheme, then the schemes only real systems measured."""
     by_scheme = results.description.schemes()
     measured = dict.fromkeys(results.bench.variants("generate")
                              + locality_variants(results.locality))
@@ -72,6 +72,9 @@ def schemes(results: Results) -> list[Scheme]:
             if name not in BRIEF and any(v in measured for v in vs)]
     grouped = {v for vs in by_scheme.values() for v in vs}
     out += [Scheme(f"({v})", (v,), NOT_IN_THE_BRIEF) for v in measured if v not in grouped]
+    known = {s.name.lower() for s in out}
+    out += [Scheme(name, (), NOT_IN_THE_BRIEF) for name in real_schemes(results.bench.real)
+            if name.lower() not in known]
     return out
 
 

@@ -35,12 +35,20 @@ def durability_text(cell: dict) -> str:
 
 
 def cells_for_scheme(real: Real, scheme: str, variants: tuple[str, ...]) -> list[dict]:
-    """The cells of the systems that stand for `scheme`: by the scheme's name (any case) or by
-    their in-process counterpart being one of its variants."""
-    return [c for c in real.cells
-            if (isinstance(c.get("scheme"), str) and c["scheme"].lower() == scheme.lower()
-                and c["scheme"]) or (c.get("lower_bound_variant") in variants
-                                     and c.get("lower_bound_variant"))]
+    """The cells of the systems that stand for `scheme`: by the scheme's name (any case), or,
+    for a system that names no scheme, by its in-process counterpart being one of its variants."""
+    def belongs(c: dict) -> bool:
+        own = c.get("scheme") if isinstance(c.get("scheme"), str) else ""
+        if own:
+            return own.lower() == scheme.lower()
+        return bool(c.get("lower_bound_variant")) and c.get("lower_bound_variant") in variants
+    return [c for c in real.cells if belongs(c)]
+
+
+def real_schemes(real: Real) -> list[str]:
+    """The schemes the real systems name, in the order they ran."""
+    return list(dict.fromkeys(c["scheme"] for c in real.cells
+                              if isinstance(c.get("scheme"), str) and c["scheme"]))
 
 
 def _p99(cell: dict | None) -> float | None:
