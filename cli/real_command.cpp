@@ -4,7 +4,8 @@
 //
 //   idbench real --system NAME|quick|all [--clients 1,8] [--requests 1,1000] [--seconds S]
 //                [--warmup S] [--flush 1,2] [--binlog] [--out FILE]
-//   idbench real --exec 'CMD ARGS…' [--clients …] [--requests …] [--seconds S] [--out FILE]
+//   idbench real --exec 'CMD ARGS…' [--timeout-ms MS] [--clients …] [--requests …] [--seconds S]
+//                [--out FILE]
 //
 // quick: the systems of ./run.sh's quick pass, 2 s per cell; all: every system, 10 s per cell;
 // one system: 3 s per cell. The JSON (bench/real/results_json.hpp) is rewritten atomically
@@ -20,6 +21,7 @@
 #include "bench/real/real_run.hpp"
 #include "bench/real/results_json.hpp"
 #include "cli/commands.hpp"
+#include "cli/exec_options.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/child_process.hpp"
@@ -32,7 +34,7 @@ using namespace idbench::realbench;
 
 struct RealArgs {
   std::string system;
-  std::string exec;
+  ExecArgs exec;  // --exec and its description flags (cli/exec_options.hpp)
   std::vector<int> clients{1, 8};
   std::vector<std::uint64_t> requests{1, 1000};
   std::vector<int> flush{1, 2};
@@ -45,10 +47,10 @@ std::int64_t to_ns(double seconds) { return static_cast<std::int64_t>(seconds * 
 
 RunPlan plan_of(const RealArgs& a, std::string& profile) {
   RunPlan plan;
-  if (!a.exec.empty()) {
-    external::ExecSpec spec;
-    spec.command = a.exec;
-    external::split_command(spec.command);  // an empty command or a bad quote: one line, exit 2
+  if (!a.exec.command.empty()) {
+    const external::ExecSpec spec = to_exec_spec(a.exec, "twitter");  // the bench reads no ID time
+    external::split_command(spec.command);  // an empty command or a bad quote: exit 2
+    external::exec_variant(spec);           // a description that is not valid: exit 2
     plan.targets.push_back({"exec", nullptr, spec});
     profile = "exec";
   } else {
@@ -104,8 +106,7 @@ void add_real_command(CLI::App& app) {
       "round-trip latency from 1 and several clients, each with its own program instance");
   auto* system = cmd->add_option("--system", args->system,
                                  "A system (idbench list), quick (the quick pass) or all");
-  auto* exec = cmd->add_option("--exec", args->exec,
-                               "Bench this program instead (the line protocol, README)");
+  CLI::Option* exec = add_exec_options(cmd, args->exec);
   system->excludes(exec);
   cmd->add_option("--clients", args->clients, "Client threads per cell, comma-separated")
       ->delimiter(',')
