@@ -8,7 +8,8 @@
 //
 // A round trip is one Program::request(): "R\n" written, R lines read, on the monotonic clock.
 // Only requests that start inside the measuring window count; the window runs from the first
-// such request's start to the last one's end, over all clients.
+// such request's start to the last one's end, over all clients. A client whose requests are
+// slower than the window goes on until it has counted one (so the window stretches).
 //
 // Each client's stderr is captured (the program is started through `sh -c 'exec 2>>FILE …'`),
 // so the summary line an adapter prints at EOF ("NAME: retries=3 deadlocks=0 failovers=1") is

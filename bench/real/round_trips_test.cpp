@@ -74,6 +74,18 @@ TEST_F(RoundTrips, CountsIdsPerRequestSizeAndClient) {
   }
 }
 
+TEST_F(RoundTrips, ARequestSlowerThanTheWindowIsStillCounted) {
+  // Each answer takes 0.3 s; the warm-up's request ends after the 0.1 s window.
+  const CellFigures f = measure_cell(spec("while read n; do sleep 0.3; j=0; while [ \"$j\" -lt "
+                                          "\"$n\" ]; do echo 7; j=$((j + 1)); done; done\n"),
+                                     {.clients = 2, .request_size = 2, .warmup_ns = 10'000'000,
+                                      .duration_ns = 100'000'000});
+  EXPECT_EQ(f.error, "");
+  EXPECT_EQ(f.requests, 2u) << "one per client";
+  EXPECT_EQ(f.ids, 4u);
+  EXPECT_GT(f.ids_per_s(), 0);
+}
+
 TEST_F(RoundTrips, EachClientHasItsOwnProgramAndNodeId) {
   // Prints its node id as the ID: two clients must show two different node ids, and two pids.
   const CellFigures f = measure_cell(
