@@ -2,7 +2,7 @@
 // database scheme on project-started servers, an adapter, or any --exec program) from 1 and
 // from several client threads, each with its own program instance and connection.
 //
-//   idbench real --system NAME|quick|all [--clients 1,8] [--requests 1,1000] [--seconds S]
+//   idbench real --system NAME[,NAME…]|quick|all [--clients 1,8] [--requests 1,1000] [--seconds S]
 //                [--warmup S] [--flush 1,2] [--binlog] [--out FILE]
 //   idbench real --exec 'CMD ARGS…' [--timeout-ms MS] [--clients …] [--requests …] [--seconds S]
 //                [--out FILE]
@@ -105,7 +105,7 @@ void add_real_command(CLI::App& app) {
       "Bench real systems (MariaDB schemes, adapters) or an --exec program: IDs/s and "
       "round-trip latency from 1 and several clients, each with its own program instance");
   auto* system = cmd->add_option("--system", args->system,
-                                 "A system (idbench list), quick (the quick pass) or all");
+                                 "Systems (idbench list), comma-separated, or quick (the quick pass) or all");
   CLI::Option* exec = add_exec_options(cmd, args->exec);
   system->excludes(exec);
   cmd->add_option("--clients", args->clients, "Client threads per cell, comma-separated")

@@ -66,6 +66,10 @@ expect 2 "no system or program" "$idbench" real --out "$tmp/x.json"
 expect_err "needs --system" "says what is missing"
 expect 2 "unknown system" "$idbench" real --system bogus
 expect_err "unknown system 'bogus'" "names the word"
+expect 2 "an unknown system in a list" "$idbench" real --system quick,bogus --out "$tmp/x.json"
+expect_err "unknown system 'bogus'" "names the word in the list"
+expect 2 "an empty word in a list" "$idbench" real --system quick, --out "$tmp/x.json"
+expect_err "unknown system ''" "names the empty word"
 expect 2 "--clients 0" "$idbench" real --exec "sh $tmp/counter.sh" --clients 0
 expect 2 "--requests 0" "$idbench" real --exec "sh $tmp/counter.sh" --requests 1,0
 expect 2 "--seconds 0" "$idbench" real --exec "sh $tmp/counter.sh" --seconds 0

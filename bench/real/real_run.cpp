@@ -134,18 +134,28 @@ std::size_t RunRecord::errors() const {
       cells.begin(), cells.end(), [](const CellRecord& c) { return !c.figures.error.empty(); }));
 }
 
-std::vector<Target> targets_for(const std::string& system) {
+std::vector<Target> targets_for(const std::string& systems) {
   std::vector<Target> out;
-  for (const real::RealSystem& s : real::real_systems()) {
-    if (system == "all" || (system == "quick" && s.in_quick_pass) || system == s.name) {
+  auto add = [&out](const real::RealSystem& s) {
+    if (std::none_of(out.begin(), out.end(), [&](const Target& t) { return t.system == &s; })) {
       out.push_back({s.name, &s, {}});
     }
-  }
-  if (out.empty()) {
-    std::string names;
-    for (const real::RealSystem& s : real::real_systems()) names += ", " + s.name;
-    throw Error(fmt::format("unknown system '{}' (systems: quick, all{})", one_line(system), names));
-  }
+  };
+  std::size_t from = 0;
+  do {
+    const std::size_t comma = std::min(systems.find(',', from), systems.size());
+    const std::string word = systems.substr(from, comma - from);
+    from = comma + 1;
+    const std::size_t before = out.size();
+    for (const real::RealSystem& s : real::real_systems()) {
+      if (word == "all" || (word == "quick" && s.in_quick_pass) || word == s.name) add(s);
+    }
+    if (out.size() == before && word != "all" && word != "quick") {
+      std::string names;
+      for (const real::RealSystem& s : real::real_systems()) names += ", " + s.name;
+      throw Error(fmt::format("unknown system '{}' (systems: quick, all{})", one_line(word), names));
+    }
+  } while (from <= systems.size());
   return out;
 }
 

@@ -61,9 +61,10 @@ struct RunRecord {
   std::size_t errors() const;
 };
 
-// The targets of a --system argument: "quick" (every system in the quick pass), "all", or a
-// system's name. Throws Error naming the known systems for any other word.
-std::vector<Target> targets_for(const std::string& system);
+// The targets of a --system argument, comma-separated words: "quick" (every system in the
+// quick pass), "all", or a system's name; each system once, in registry order within a word.
+// Throws Error naming the known systems for any other word.
+std::vector<Target> targets_for(const std::string& systems);
 
 std::size_t planned_cells(const RunPlan& plan);
 
