@@ -83,7 +83,7 @@ class DecisionRowTest(unittest.TestCase):
 
     def test_without_real_data_the_row_says_not_measured(self):
         bench = testdata("bench.json")
-        self.assertNotIn("real_systems", bench)
+        del bench["real_systems"]
         rows, col, _ = table(bench)
         row = rows["AUTO_INCREMENT"]
         self.assertEqual(row[col[REAL]], "not measured")
@@ -119,6 +119,18 @@ class DecisionRowTest(unittest.TestCase):
         rows, col, _ = table(bench)
         self.assertIn("1.24 k IDs/s per client", rows["AUTO_INCREMENT"][col[REAL]])
         self.assertIn("flush_log_at_trx_commit=2", rows["AUTO_INCREMENT"][col[REAL]])
+
+
+class TestdataTest(unittest.TestCase):
+    def test_the_measured_run_fills_both_rows_it_measured(self):
+        rows, col, data = table(testdata("bench.json"))
+        for scheme in ("AUTO_INCREMENT", "ticket server"):
+            self.assertRegex(rows[scheme][col[REAL]], r"IDs/s per client.*IDs/s at 8 clients")
+        self.assertTrue(rows["AUTO_INCREMENT"][5].startswith(LOWER_BOUND))
+        # The trimmed testdata has no ticket-pair bench run: no label before "not measured".
+        self.assertEqual(rows["ticket server"][5], "not measured")
+        self.assertIn("mariadb-ticket-pair-myisam", rows["ticket server"][col[REAL]])
+        self.assertIn("mariadb-ticket-pair-innodb", rows["ticket server"][col[REAL]])
 
 
 class SectionTest(unittest.TestCase):
