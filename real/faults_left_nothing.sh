@@ -10,13 +10,14 @@ set -u
 dir=$1
 failed=0
 
+# One grep over every environment and command line, one find over every working directory.
 leftovers() {
-  for p in /proc/[0-9]*; do
-    [ "${p#/proc/}" = "$$" ] && continue
-    cwd=$(readlink "$p/cwd" 2>/dev/null) || continue
-    cmd=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline") || continue
-    env=$(tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -F "$dir/" | head -1)
-    case "$cwd $cmd $env" in *"$dir/idbench-"*) echo "${p#/proc/} $cmd" ;; esac
+  { grep -lsF -- "$dir/idbench-" /proc/[0-9]*/environ /proc/[0-9]*/cmdline
+    find /proc -mindepth 2 -maxdepth 2 -name cwd -lname "$dir/idbench-*" 2>/dev/null
+  } | cut -d/ -f3 | sort -u | while read -r pid; do
+    [ "$pid" = "$$" ] && continue
+    cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
+    echo "$pid $cmd"
   done
 }
 
