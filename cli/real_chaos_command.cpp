@@ -106,6 +106,12 @@ void add_real_chaos_command(CLI::App& app) {
                   "auto-increment-kill9: innodb_flush_log_at_trx_commit values to try")
       ->delimiter(',')
       ->check(CLI::Range(0, 2));
+  cmd->add_option("--lock-modes", args->options.lock_modes,
+                  "auto-increment-kill9: innodb_autoinc_lock_mode values to try")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 2));
+  cmd->add_option("--system", args->options.system,
+                  "only the parts on this real system (idbench list --json: systems)");
   cmd->add_flag("--quiet", args->quiet, "no progress on stderr");
   cmd->callback([args] {
     try {

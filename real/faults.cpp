@@ -26,9 +26,43 @@ const RealSystem& system_named(std::string_view name) {
   return *s;
 }
 
-// The ticket pair counts by 2 from offsets 1 and 2: odd IDs are server 0's, even server 1's.
-std::uint16_t by_parity(const Id& id) { return id.lo % 2 == 1 ? 0 : 1; }
 std::uint16_t one_server(const Id&) { return 0; }
+
+// Which server issued an ID, from the servers' auto_increment settings: the ticket pair counts
+// by 2 from offsets 1 and 2, so odd IDs are server 0's and even IDs server 1's.
+ServerOf by_offset(RunningSystem& run) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> counting;  // (increment, offset)
+  for (MariadbServer* s : run.servers()) {
+    counting.emplace_back(static_cast<std::uint64_t>(s->settings().auto_increment_increment),
+                          static_cast<std::uint64_t>(s->settings().auto_increment_offset));
+  }
+  if (counting.size() < 2) return one_server;
+  return [counting](const Id& id) {
+    for (std::size_t i = 0; i < counting.size(); ++i) {
+      const auto [increment, offset] = counting[i];
+      if (increment > 0 && id.lo % increment == offset % increment) {
+        return static_cast<std::uint16_t>(i);
+      }
+    }
+    return std::uint16_t{0};
+  };
+}
+
+// The systems a scenario runs on, less those --system leaves out; Error when none is left.
+std::vector<const RealSystem*> systems_for(std::string_view scenario,
+                                           std::initializer_list<std::string_view> names,
+                                           const FaultOptions& o) {
+  std::vector<const RealSystem*> out;
+  std::string all;
+  for (std::string_view n : names) {
+    all += fmt::format("{}{}", all.empty() ? "" : ", ", n);
+    if (o.system.empty() || o.system == n) out.push_back(&system_named(n));
+  }
+  if (out.empty()) {
+    throw Error(fmt::format("{} does not run on {} (it runs on {})", scenario, o.system, all));
+  }
+  return out;
+}
 
 // The clock of a scenario: phases held for scaled durations, events stamped in true time,
 // progress lines while it waits.
@@ -111,14 +145,13 @@ ClockProbe probe(MariadbServer& server) {
   return {before / 2 + after / 2, server_s * 1e3 - true_ms};
 }
 
-FaultRun ticket_restore(const FaultOptions& o) {
+FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
   const Stage st("ticket-restore", o);
-  const RealSystem& sys = system_named("mariadb-ticket-pair-myisam");
   RunningSystem run(sys, MariadbSettings{});
   FaultPart p = part_of(sys, run);
   MariadbServer& server0 = *run.servers().at(0);
-  st.begin(p.records, 2);
-  ClientPool pool(run.exec_spec(), o.clients, by_parity);
+  st.begin(p.records, static_cast<int>(run.servers().size()));
+  ClientPool pool(run.exec_spec(), o.clients, by_offset(run));
   st.hold(1.0, "serving", {&pool});
   st.event({&p.records}, "snapshot of server 0 (a cold copy of its data directory)");
   const std::string copy = server0.snapshot();
@@ -136,19 +169,25 @@ FaultRun ticket_restore(const FaultOptions& o) {
   st.end(p.records);
   finish(p);
   p.verdict = judge_ticket_restore(p, copied_ns, restored_ns);
+  return p;
+}
+
+FaultRun ticket_restore(const FaultOptions& o) {
   FaultRun r{"ticket-restore", "", {}, {}};
-  r.parts.push_back(std::move(p));
+  for (const RealSystem* s :
+       systems_for("ticket-restore", {"mariadb-ticket-pair-myisam", "mariadb-ticket-update"}, o)) {
+    r.parts.push_back(ticket_restore_on(*s, o));
+  }
   return r;
 }
 
-FaultRun ticket_server_down(const FaultOptions& o) {
+FaultPart ticket_server_down_on(const RealSystem& sys, const FaultOptions& o) {
   const Stage st("ticket-server-down", o);
-  const RealSystem& sys = system_named("mariadb-ticket-pair-myisam");
   RunningSystem run(sys, MariadbSettings{});
   FaultPart p = part_of(sys, run);
   MariadbServer& server1 = *run.servers().at(1);
   st.begin(p.records, 2);
-  ClientPool pool(run.exec_spec(), o.clients, by_parity);
+  ClientPool pool(run.exec_spec(), o.clients, by_offset(run));
   st.hold(1.0, "both servers up", {&pool});
   const std::int64_t killed_ns = chaos::true_ns();
   st.event({&p.records}, "kill -9 of server 1");
@@ -163,19 +202,29 @@ FaultRun ticket_server_down(const FaultOptions& o) {
   st.end(p.records);
   finish(p);
   p.verdict = judge_ticket_server_down(p, killed_ns, restarting_ns);
+  return p;
+}
+
+FaultRun ticket_server_down(const FaultOptions& o) {
   FaultRun r{"ticket-server-down", "", {}, {}};
-  r.parts.push_back(std::move(p));
+  for (const RealSystem* s : systems_for("ticket-server-down",
+                                         {"mariadb-ticket-pair-myisam", "mariadb-ticket-pair-innodb"},
+                                         o)) {
+    r.parts.push_back(ticket_server_down_on(*s, o));
+  }
   return r;
 }
 
-FaultPart auto_increment_kill9_once(const FaultOptions& o, int flush) {
+FaultPart auto_increment_kill9_once(const RealSystem& sys, const FaultOptions& o, int flush,
+                                    int lock_mode) {
   const Stage st("auto-increment-kill9", o);
-  const RealSystem& sys = system_named("mariadb-auto-increment");
   MariadbSettings base;
   base.flush_log_at_trx_commit = flush;
+  base.autoinc_lock_mode = lock_mode;
   RunningSystem run(sys, base);
   FaultPart p = part_of(sys, run);
-  p.label = fmt::format("innodb_flush_log_at_trx_commit={}", flush);
+  p.label = fmt::format("innodb_flush_log_at_trx_commit={}, innodb_autoinc_lock_mode={}", flush,
+                        lock_mode);
   st.say(p.settings);
   MariadbServer& server = *run.servers().at(0);
   st.begin(p.records, 1);
@@ -198,7 +247,13 @@ FaultPart auto_increment_kill9_once(const FaultOptions& o, int flush) {
 
 FaultRun auto_increment_kill9(const FaultOptions& o) {
   FaultRun r{"auto-increment-kill9", "", {}, {}};
-  for (const int flush : o.flush_values) r.parts.push_back(auto_increment_kill9_once(o, flush));
+  for (const RealSystem* s : systems_for("auto-increment-kill9", {"mariadb-auto-increment"}, o)) {
+    for (const int flush : o.flush_values) {
+      for (const int lock_mode : o.lock_modes) {
+        r.parts.push_back(auto_increment_kill9_once(*s, o, flush, lock_mode));
+      }
+    }
+  }
   return r;
 }
 
@@ -254,6 +309,7 @@ void probe_all(UuidRig& rig, FaultPart& a, FaultPart& b) {
 
 FaultRun uuid_clock_back(const FaultOptions& o) {
   const Stage st("uuid-clock-back", o);
+  systems_for("uuid-clock-back", {"mariadb-uuid", "mariadb-uuid-short"}, o);
   const FakedClock clock;
   UuidRig rig(clock);
   FaultPart a = part_of(rig.uuid_sys, rig.uuid), b = part_of(rig.short_sys, rig.shortid);
@@ -311,6 +367,7 @@ void add_start_seconds(FaultPart& p, std::optional<std::int64_t> first, std::int
 
 FaultRun uuid_short_restart_behind(const FaultOptions& o) {
   const Stage st("uuid-short-restart-behind", o);
+  systems_for("uuid-short-restart-behind", {"mariadb-uuid-short", "mariadb-uuid"}, o);
   const FakedClock clock;
   UuidRig rig(clock);
   FaultPart a = part_of(rig.uuid_sys, rig.uuid), b = part_of(rig.short_sys, rig.shortid);

@@ -9,11 +9,14 @@
 // The scenarios (fault_scenarios() lists them with one line each):
 //   ticket-restore            a ticket server's data directory is restored from a copy taken
 //                             earlier: its counter goes back (the ticket server's NTP step);
-//                             the duplicates it issues must be caught, and the verdict fails;
+//                             the duplicates it issues must be caught, and the verdict fails
+//                             (server 0 of Flickr's MyISAM pair; the one-row InnoDB UPDATE);
 //   ticket-server-down        one server of the ticket pair is killed with -9 and restarted
-//                             later: availability, and how far the two streams drift apart;
+//                             later: availability, and how far the two streams drift apart
+//                             (the pair on MyISAM and on InnoDB);
 //   auto-increment-kill9      kill -9 and restart of mariadbd under AUTO_INCREMENT load, per
-//                             innodb_flush_log_at_trx_commit: is a value handed out twice?
+//                             innodb_flush_log_at_trx_commit × innodb_autoinc_lock_mode: is a
+//                             value handed out twice?
 //   uuid-clock-back           mariadbd under libfaketime, its wall clock stepped back while it
 //                             serves UUID() and UUID_SHORT();
 //   uuid-short-restart-behind mariadbd restarted while its clock is behind: UUID_SHORT() takes
@@ -166,8 +169,13 @@ struct FaultOptions {
   // Multiplies every phase of a scenario (a quick test runs at 0.5).
   double time_scale = 1.0;
   unsigned clients = 2;
-  // auto-increment-kill9: the innodb_flush_log_at_trx_commit values to try.
+  // auto-increment-kill9: the innodb_flush_log_at_trx_commit values to try, and the
+  // innodb_autoinc_lock_mode values (1 is MariaDB 10.11's default, 2 interleaved).
   std::vector<int> flush_values = {1, 2, 0};
+  std::vector<int> lock_modes = {1, 2};
+  // Only the parts on this real system (a scenario runs on one or two); empty: all of them.
+  // The UUID scenarios run UUID() and UUID_SHORT() together; naming either keeps both.
+  std::string system;
   FILE* progress = nullptr;  // progress lines go here when set
 };
 

@@ -18,6 +18,7 @@ FaultOptions quick() {
   FaultOptions o;
   o.time_scale = 0.5;
   o.clients = 2;
+  o.system = "mariadb-ticket-pair-myisam";  // Flickr's pair, as it ran
   return o;
 }
 
