@@ -46,6 +46,18 @@ ensure_packages() {
   fi
 }
 
+# The Node.js adapters' npm packages (adapters/node, pinned by package-lock.json): Debian's
+# nodejs and npm if missing, then `npm ci` when node_modules is missing or older than the lock.
+ensure_node_adapters() {
+  command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || ensure_packages nodejs npm
+  local dir=$root/adapters/node
+  [ -d "$dir/node_modules" ] && [ ! "$dir/package-lock.json" -nt "$dir/node_modules" ] && return 0
+  say "installing the Node.js adapters' packages (npm ci in adapters/node)"
+  (cd "$dir" && npm ci --no-audit --no-fund >/tmp/idbench-npm.log 2>&1) ||
+    { tail -20 /tmp/idbench-npm.log >&2; die "npm ci failed in adapters/node (log: /tmp/idbench-npm.log)"; }
+  touch "$dir/node_modules"
+}
+
 configure_and_build() {  # preset [target]
   local preset=$1 target=${2:-all}
   say "building ($preset, target $target)"
@@ -102,6 +114,7 @@ smoke_variants() {
 run_tests() {
   ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}" \
     "${fuzz_packages[@]}"
+  ensure_node_adapters
   configure_and_build release
   say "ctest (release)"
   ctest --preset release
@@ -175,6 +188,7 @@ case "$cmd" in
     ;;
   all)
     ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}"
+    ensure_node_adapters
     configure_and_build release
     mkdir -p "$latest"
     part "smoke: generate + check every variant" smoke

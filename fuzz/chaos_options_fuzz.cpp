@@ -11,8 +11,8 @@
 #include <cmath>
 #include <optional>
 
-#include "cli/chaos_command.hpp"
 #include "chaos/scenario.hpp"
+#include "cli/chaos_command.hpp"
 #include "fuzz/fuzz_support.hpp"
 #include "generators/layout.hpp"
 #include "generators/policy.hpp"
@@ -66,13 +66,15 @@ void check_names(CLI::App& cmd) {
     expect_typed("Policy::parse (--policy)", [&] { Policy::parse(*text); });
   }
   if (const auto text = given<std::string>(cmd, "--layout")) {
-    expect_typed<LayoutError>("Layout::parse (--layout)", [&] { Layout::parse(*text, 1'800'000'000'000); });
+    expect_typed<LayoutError>("Layout::parse (--layout)",
+                              [&] { Layout::parse(*text, 1'800'000'000'000); });
   }
   if (const auto names = given<std::vector<std::string>>(cmd, "--scenarios")) {
     for (const auto& n : *names) chaos::find_scenario(n);
   }
   if (const auto names = given<std::vector<std::string>>(cmd, "--policies")) {
-    for (const auto& n : *names) expect_typed("Policy::parse (--policies)", [&] { Policy::parse(n); });
+    for (const auto& n : *names)
+      expect_typed("Policy::parse (--policies)", [&] { Policy::parse(n); });
   }
 }
 
@@ -92,13 +94,9 @@ void check_accepted(CLI::App& cmd) {
 }
 
 }  // namespace
-}  // namespace idbench::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace idbench;
-  using namespace idbench::fuzz;
-  const std::vector<std::string> args =
-      arguments(std::string_view(reinterpret_cast<const char*>(data), size));
+void fuzz_one(const Input& input) {
+  const std::vector<std::string> args = arguments(input.text);
   CLI::App app{"idbench"};
   app.require_subcommand(1);
   cli::add_chaos_command(app);
@@ -119,8 +117,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string seen = idbench::one_line(e.what());
     const std::string defect = message_defect(seen);
     require(defect.empty() || e.get_exit_code() == 0,
-            "CLI11 rejected the arguments with a bad message ({}): {}", defect, shown(seen));
+            "CLI11 rejected the arguments with a bad message ({}): {}", defect, one_line(seen));
   }
   if (accepted) check_accepted(*cmd);
-  return 0;
+  return;
 }
+
+}  // namespace idbench::fuzz

@@ -25,10 +25,10 @@ void decode_u64(const Layout& layout, std::uint64_t id) {
   const int used = layout.ts_bits() + layout.node_bits() + layout.seq_bits();
   const std::uint64_t field_bits = used >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << used) - 1;
   require(layout.encode(f) == (id & field_bits), "layout {}: {} does not re-encode",
-          shown(layout.spec()), id);
+          one_line(layout.spec()), id);
   const std::int64_t ms = layout.unix_ms_of_tick(f.tick);
   require(ms >= layout.epoch_unix_ms() && ms <= layout.last_unix_ms(),
-          "layout {}: {} decodes to Unix ms {}, outside the lifetime", shown(layout.spec()), id,
+          "layout {}: {} decodes to Unix ms {}, outside the lifetime", one_line(layout.spec()), id,
           ms);
   require(!format_utc_ms(ms).empty(), "no time for {}", ms);
   const auto parts = layout.split_node(f.node);
@@ -42,12 +42,9 @@ void decode_uuid(const Uuid& u) {
 }
 
 }  // namespace
-}  // namespace idbench::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace idbench;
-  using namespace idbench::fuzz;
-  std::string_view text(reinterpret_cast<const char*>(data), size);
+void fuzz_one(const Input& input) {
+  std::string_view text(input.text);
   std::string_view layout_text = "twitter";
   if (const std::size_t nl = text.find('\n'); nl != std::string_view::npos) {
     layout_text = text.substr(0, nl);
@@ -56,23 +53,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::optional<Layout> layout;
   if (!expect_typed<LayoutError>("Layout::parse",
                                  [&] { layout = Layout::parse(layout_text, kNowUnixMs); })) {
-    return 0;
+    return;
   }
   const WidthGuess guess = infer_id_width(text);
   const std::string defect = guess.width ? std::string() : message_defect(guess.problem);
   require(defect.empty(), "decode: the width problem with {} is not one clean line ({}): {}",
-          shown(text), defect, shown(guess.problem));
+          one_line(text), defect, one_line(guess.problem));
   for (const IdWidth width : {IdWidth::bits64, IdWidth::bits128}) {
     const auto id = parse_id_text(text, width);
     if (!id) {
       const std::string why = explain_bad_id(text, width);
-      require(message_defect(why).empty(), "decode: explain_bad_id of {} gives {}", shown(text),
-              shown(why));
+      require(message_defect(why).empty(), "decode: explain_bad_id of {} gives {}", one_line(text),
+              one_line(why));
     } else if (width == IdWidth::bits64) {
       decode_u64(*layout, id->lo);
     } else {
       decode_uuid(id->to_uuid());
     }
   }
-  return 0;
+  return;
 }
+
+}  // namespace idbench::fuzz

@@ -58,19 +58,6 @@ const std::string& rewrite(int fd, const std::string& path, const void* data, st
 
 }  // namespace
 
-std::string shown(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    const auto b = static_cast<unsigned char>(c);
-    if (b >= 0x20 && b < 0x7f && b != '\\') {
-      out += c;
-    } else {
-      out += fmt::format("\\x{:02x}", b);
-    }
-  }
-  return out;
-}
-
 std::string message_defect(std::string_view message) {
   static const bool ignored = std::getenv("IDBENCH_FUZZ_IGNORE_MESSAGES") != nullptr;
   if (ignored) return {};
@@ -94,6 +81,8 @@ void violation(std::string_view what) {
   std::abort();
 }
 
+const std::string& Input::file() const { return input_file(data, size); }
+
 const std::string& input_file(const std::uint8_t* data, std::size_t size) {
   static const int fd = make_memfd("idbench-fuzz-input");
   static const std::string path = fmt::format("/proc/self/fd/{}", fd);
@@ -107,3 +96,9 @@ const std::string& echo_file(std::string_view contents) {
 }
 
 }  // namespace idbench::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const idbench::fuzz::Input input{data, size, {reinterpret_cast<const char*>(data), size}};
+  idbench::fuzz::fuzz_one(input);
+  return 0;
+}

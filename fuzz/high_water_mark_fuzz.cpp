@@ -24,27 +24,24 @@ std::optional<std::int64_t> oracle(std::string_view text) {
 }
 
 }  // namespace
-}  // namespace idbench::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace idbench;
-  using namespace idbench::fuzz;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
+void fuzz_one(const Input& input) {
+  const std::string_view text = input.text;
   std::optional<std::int64_t> mark;
-  if (!expect_typed<chaos::HighWaterMarkError>("HighWaterMark::load", [&] {
-        mark = chaos::HighWaterMark(input_file(data, size)).load();
-      })) {
-    return 0;
+  if (!expect_typed<chaos::HighWaterMarkError>(
+          "HighWaterMark::load", [&] { mark = chaos::HighWaterMark(input.file()).load(); })) {
+    return;
   }
   require(mark.has_value(), "an existing mark file loads as absent");
   const auto expected = oracle(text);
-  require(expected == mark, "mark file {} loads as {}", shown(text), *mark);
+  require(expected == mark, "mark file {} loads as {}", one_line(text), *mark);
   // store() writes fmt "{}\n"; that text must load as the same mark.
   std::optional<std::int64_t> back;
   const std::string stored = fmt::format("{}\n", *mark);
-  const bool ok = expect_typed<chaos::HighWaterMarkError>(
-      "HighWaterMark::load (stored form)",
-      [&] { back = chaos::HighWaterMark(echo_file(stored)).load(); });
+  const bool ok = expect_typed<chaos::HighWaterMarkError>("HighWaterMark::load (stored form)", [&] {
+    back = chaos::HighWaterMark(echo_file(stored)).load();
+  });
   require(ok && back == mark, "mark {} does not round-trip through its stored form", *mark);
-  return 0;
 }
+
+}  // namespace idbench::fuzz

@@ -18,32 +18,30 @@ std::size_t lines_in(std::string_view text) {
 }
 
 }  // namespace
-}  // namespace idbench::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace idbench;
-  using namespace idbench::fuzz;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
-  const std::string& path = input_file(data, size);
+void fuzz_one(const Input& input) {
+  const std::string_view text = input.text;
+  const std::string& path = input.file();
   std::optional<IdStream> ids;
   if (!expect_typed<IdFileError>("read_id_file",
                                  [&] { ids = read_id_file(path, FileFormat::text); })) {
-    return 0;
+    return;
   }
-  require(ids->size() == lines_in(text), "read_id_file read {} IDs from {} lines: {}",
-          ids->size(), lines_in(text), shown(text.substr(0, 200)));
+  require(ids->size() == lines_in(text), "read_id_file read {} IDs from {} lines: {}", ids->size(),
+          lines_in(text), one_line(text.substr(0, 200)));
   std::string written;
   for (std::size_t i = 0; i < ids->size(); ++i) written += to_text(ids->at(i), ids->width) + "\n";
   std::optional<IdStream> back;
-  const bool ok = expect_typed<IdFileError>(
-      "read_id_file (written back)",
-      [&] { back = read_id_file(echo_file(written), FileFormat::text); });
+  const bool ok = expect_typed<IdFileError>("read_id_file (written back)", [&] {
+    back = read_id_file(echo_file(written), FileFormat::text);
+  });
   require(ok && back->width == ids->width && back->size() == ids->size(),
-          "IDs read from {} do not read back from {}", shown(text.substr(0, 200)),
-          shown(written.substr(0, 200)));
+          "IDs read from {} do not read back from {}", one_line(text.substr(0, 200)),
+          one_line(written.substr(0, 200)));
   for (std::size_t i = 0; i < ids->size(); ++i) {
     require(back->at(i) == ids->at(i), "ID {} of {} does not round-trip", i,
-            shown(text.substr(0, 200)));
+            one_line(text.substr(0, 200)));
   }
-  return 0;
 }
+
+}  // namespace idbench::fuzz

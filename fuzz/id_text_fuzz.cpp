@@ -18,39 +18,38 @@ void check_width(std::string_view text, IdWidth width) {
   if (!id) {
     const std::string why = explain_bad_id(text, width);
     const std::string defect = message_defect(why);
-    require(defect.empty(), "explain_bad_id of {} is not one clean line ({}): {}", shown(text),
-            defect, shown(why));
+    require(defect.empty(), "explain_bad_id of {} is not one clean line ({}): {}", one_line(text),
+            defect, one_line(why));
     return;
   }
   if (width == IdWidth::bits64) {
     require(!text.empty() && text.size() <= 20 &&
                 std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }),
-            "parse_id_text accepted {} as a 64-bit ID", shown(text));
+            "parse_id_text accepted {} as a 64-bit ID", one_line(text));
   }
   const std::string written = to_text(*id, width);
-  require(parse_id_text(written, width) == id, "{} read as {} does not round-trip", shown(text),
+  require(parse_id_text(written, width) == id, "{} read as {} does not round-trip", one_line(text),
           written);
 }
 
 }  // namespace
-}  // namespace idbench::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace idbench;
-  using namespace idbench::fuzz;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
+void fuzz_one(const Input& input) {
+  const std::string_view text = input.text;
   const WidthGuess guess = infer_id_width(text);
   if (guess.width) {
     require(parse_id_text(text, *guess.width).has_value(),
-            "infer_id_width places {} but parse_id_text refuses it", shown(text));
+            "infer_id_width places {} but parse_id_text refuses it", one_line(text));
   } else {
     const std::string defect = message_defect(guess.problem);
     require(defect.empty(), "infer_id_width's problem with {} is not one clean line ({}): {}",
-            shown(text), defect, shown(guess.problem));
+            one_line(text), defect, one_line(guess.problem));
   }
   check_width(text, IdWidth::bits64);
   check_width(text, IdWidth::bits128);
   const std::string quoted = quote_text(text);
-  require(message_defect(quoted).empty(), "quote_text of {} gives {}", shown(text), shown(quoted));
-  return 0;
+  require(message_defect(quoted).empty(), "quote_text of {} gives {}", one_line(text),
+          one_line(quoted));
 }
+
+}  // namespace idbench::fuzz

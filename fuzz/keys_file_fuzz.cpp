@@ -14,25 +14,23 @@ namespace {
 constexpr std::uint64_t kRows = 1 << 20;  // more lines than a fuzz input holds
 
 }  // namespace
-}  // namespace idbench::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace idbench;
-  using namespace idbench::fuzz;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
+void fuzz_one(const Input& input) {
+  const std::string_view text = input.text;
   std::optional<locality::KeyStream> keys;
   if (!expect_typed("locality::read_keys_file",
-                    [&] { keys = locality::read_keys_file(input_file(data, size), kRows); })) {
-    return 0;
+                    [&] { keys = locality::read_keys_file(input.file(), kRows); })) {
+    return;
   }
-  require(!keys->keys.empty(), "keys file {} gives an empty stream", shown(text.substr(0, 200)));
+  require(!keys->keys.empty(), "keys file {} gives an empty stream", one_line(text.substr(0, 200)));
   std::string written;
   for (const Id& key : keys->keys) written += to_text(key, keys->width) + "\n";
   std::optional<locality::KeyStream> back;
   const bool ok = expect_typed("locality::read_keys_file (written back)",
                                [&] { back = locality::read_keys_file(echo_file(written), kRows); });
   require(ok && back->width == keys->width && back->keys == keys->keys,
-          "keys from {} do not read back from {}", shown(text.substr(0, 200)),
-          shown(written.substr(0, 200)));
-  return 0;
+          "keys from {} do not read back from {}", one_line(text.substr(0, 200)),
+          one_line(written.substr(0, 200)));
 }
+
+}  // namespace idbench::fuzz

@@ -16,13 +16,12 @@ namespace idbench::fuzz {
 namespace {
 
 void check_round_trip(const Policy& policy) {
-  require(policy.bound_ms >= 0, "accepted policy {} has a negative bound",
-          shown(policy.name()));
+  require(policy.bound_ms >= 0, "accepted policy {} has a negative bound", one_line(policy.name()));
   std::optional<Policy> back;
   const bool ok =
       expect_typed("Policy::parse(name())", [&] { back = Policy::parse(policy.name()); });
   require(ok && *back == policy, "policy {} does not round-trip through name()",
-          shown(policy.name()));
+          one_line(policy.name()));
 }
 
 // Twitter layout, a manual clock: IDs, a 3 ms step back, IDs again. The clock advances 1 ms per
@@ -30,8 +29,8 @@ void check_round_trip(const Policy& policy) {
 void check_generator(const Policy& policy) {
   GeneratorOptions options;
   options.policy = policy;
-  auto clock = std::make_shared<ManualClock>(std::int64_t{1'700'000'000'000} * 1'000'000,
-                                             1'000'000);
+  auto clock =
+      std::make_shared<ManualClock>(std::int64_t{1'700'000'000'000} * 1'000'000, 1'000'000);
   options.clock = clock;
   const auto generator = find_variant("mutex")->make(options);
   std::set<std::uint64_t> seen;
@@ -40,7 +39,7 @@ void check_generator(const Policy& policy) {
       for (int i = 0; i < 4; ++i) {
         const std::uint64_t id = generator->next().lo;
         require(seen.insert(id).second || !policy.promises_uniqueness(),
-                "policy {} issued {} twice", shown(policy.name()), id);
+                "policy {} issued {} twice", one_line(policy.name()), id);
       }
     });
   };
@@ -50,15 +49,13 @@ void check_generator(const Policy& policy) {
 }
 
 }  // namespace
-}  // namespace idbench::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace idbench;
-  using namespace idbench::fuzz;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
+void fuzz_one(const Input& input) {
+  const std::string_view text = input.text;
   std::optional<Policy> policy;
-  if (!expect_typed("Policy::parse", [&] { policy = Policy::parse(text); })) return 0;
+  if (!expect_typed("Policy::parse", [&] { policy = Policy::parse(text); })) return;
   check_round_trip(*policy);
   check_generator(*policy);
-  return 0;
 }
+
+}  // namespace idbench::fuzz

@@ -21,28 +21,26 @@ std::string digits_of(std::string_view text) {
 }
 
 }  // namespace
-}  // namespace idbench::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace idbench;
-  using namespace idbench::fuzz;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
+void fuzz_one(const Input& input) {
+  const std::string_view text = input.text;
   std::optional<Uuid> uuid;
   expect_typed("Uuid::parse", [&] { uuid = Uuid::parse(text); });
-  if (!uuid) return 0;
+  if (!uuid) return;
   const std::string canonical = uuid->to_string();
   require(canonical.size() == 36 && (text.size() == 36 || text.size() == 32),
-          "Uuid::parse accepted {} ({} bytes)", shown(text), text.size());
+          "Uuid::parse accepted {} ({} bytes)", one_line(text), text.size());
   if (text.size() == 36) {
     for (const std::size_t i : {8, 13, 18, 23}) {
-      require(text[i] == '-', "Uuid::parse accepted {} without a hyphen at {}", shown(text), i);
+      require(text[i] == '-', "Uuid::parse accepted {} without a hyphen at {}", one_line(text), i);
     }
   }
-  require(digits_of(text) == digits_of(canonical), "Uuid::parse read {} as {}", shown(text),
+  require(digits_of(text) == digits_of(canonical), "Uuid::parse read {} as {}", one_line(text),
           canonical);
   require(Uuid::parse(canonical) == uuid, "{} does not round-trip", canonical);
   const Id id = Id::from_uuid(*uuid);
   require(id.to_uuid() == *uuid && to_text(id, IdWidth::bits128) == canonical,
           "{} does not round-trip through Id", canonical);
-  return 0;
 }
+
+}  // namespace idbench::fuzz

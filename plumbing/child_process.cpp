@@ -102,6 +102,10 @@ struct Wiring {
       parent[which] = above_stdio(input ? p[1] : p[0]);
       return;
     }
+    if (s.kind == Stdio::Kind::inherit) {
+      child[which] = ::fcntl(which, F_DUPFD_CLOEXEC, 3);
+      if (child[which] >= 0) return;
+    }
     const bool file = s.kind == Stdio::Kind::file;
     const char* path = file ? s.path.c_str() : "/dev/null";
     const int flags = which == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC | O_APPEND;

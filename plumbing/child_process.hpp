@@ -67,12 +67,15 @@ std::string find_program(const std::string& name, const std::vector<std::string>
 
 // Where one of the child's standard streams goes.
 struct Stdio {
-  enum class Kind { null, pipe, file };
+  enum class Kind { null, pipe, file, inherit };
   Kind kind = Kind::null;
   std::string path;  // Kind::file: stdin reads it; stdout/stderr truncate and append to it
   static Stdio null() { return {}; }
   static Stdio pipe() { return {Kind::pipe, {}}; }
   static Stdio file(std::string p) { return {Kind::file, std::move(p)}; }
+  // The same stream as ours (an external generator's stderr passes through); /dev/null when
+  // ours is closed.
+  static Stdio inherit() { return {Kind::inherit, {}}; }
 };
 
 struct ChildSpec {

@@ -85,6 +85,27 @@ TEST(ChildProcess, TalksInLinesOverPipesAndGetsExactlyTheEnvironmentGiven) {
   EXPECT_EQ(out, "A=1\n");
 }
 
+TEST(ChildProcess, AnInheritedStderrIsOurs) {
+  TempDir dir("idbench-child-test");
+  const std::string path = dir.path() + "/err";
+  const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  ASSERT_GE(file, 0);
+  ASSERT_EQ(::write(file, "before\n", 7), 7);
+  const int saved = ::dup(2);
+  ::dup2(file, 2);
+  {
+    ChildSpec s = spec({"/bin/sh", "-c", "echo from-child >&2"});
+    s.err = Stdio::inherit();
+    ChildProcess child(s);
+    child.wait_until(monotonic_ns() + 5 * kSecond);
+  }
+  ::dup2(saved, 2);
+  ::close(saved);
+  ::close(file);
+  // Appended to what was there: the same open file, not a truncating re-open.
+  EXPECT_EQ(read_text_file(path), "before\nfrom-child\n");
+}
+
 TEST(ChildProcess, LeadsItsOwnProcessGroup) {
   ChildProcess sleeper(spec({"/bin/sleep", "30"}));
   // setpgid runs in both processes; the parent's call has returned by now.

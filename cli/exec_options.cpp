@@ -1,0 +1,78 @@
+// exec_options.cpp — the `--exec` flags and the ExecSpec they describe.
+#include "cli/exec_options.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+
+namespace idbench::cli {
+namespace {
+
+constexpr Ordering kOrderings[] = {Ordering::k_sorted, Ordering::k_sorted_by_tick,
+                                   Ordering::monotone_per_stream, Ordering::none};
+constexpr IdTime kIdTimes[] = {IdTime::layout, IdTime::uuid, IdTime::uuidv7, IdTime::none};
+
+template <class Enum, std::size_t N>
+std::vector<std::string> names_of(const Enum (&values)[N]) {
+  std::vector<std::string> names;
+  for (Enum v : values) names.emplace_back(name_of(v));
+  return names;
+}
+
+}  // namespace
+
+CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args) {
+  CLI::Option* exec = cmd->add_option(
+      "--exec", args.command,
+      "an external program instead of --variant: 'CMD ARGS...' speaking the line protocol "
+      "(README, \"External generators\"); its node id is in $IDBENCH_NODE_ID");
+  cmd->add_option("--id-time", args.id_time,
+                  "--exec: how its IDs carry time: layout (--layout), uuid (v1/v6/v7), uuidv7, "
+                  "none")
+      ->capture_default_str()
+      ->check(CLI::IsMember(names_of(kIdTimes)))
+      ->needs(exec);
+  cmd->add_option("--id-bits", args.id_bits,
+                  "--exec: 64 (decimal IDs) or 128 (UUIDs); default from --id-time")
+      ->check(CLI::IsMember({64u, 128u}))
+      ->needs(exec);
+  cmd->add_option("--ordering", args.ordering,
+                  "--exec: the order it promises: k_sorted, k_sorted_by_tick, "
+                  "monotone_per_stream, none")
+      ->capture_default_str()
+      ->check(CLI::IsMember(names_of(kOrderings)))
+      ->needs(exec);
+  cmd->add_option("--batch", args.batch, "--exec: IDs per request")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, external::kMaxRequest))
+      ->needs(exec);
+  cmd->add_option("--timeout-ms", args.timeout_ms,
+                  "--exec: how long one answer may take (start-up included)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{3'600'000}))
+      ->needs(exec);
+  return exec;
+}
+
+external::ExecSpec to_exec_spec(const ExecArgs& args, const std::string& layout) {
+  external::ExecSpec spec;
+  spec.command = args.command;
+  const auto id_time = id_time_named(args.id_time);
+  if (!id_time) throw Error(fmt::format("--id-time '{}' is not one of layout, uuid, uuidv7, none", args.id_time));
+  spec.id_time = *id_time;
+  spec.layout = layout;
+  if (args.id_bits) spec.width = *args.id_bits == 128 ? IdWidth::bits128 : IdWidth::bits64;
+  const auto* ordering = std::find_if(std::begin(kOrderings), std::end(kOrderings),
+                                      [&](Ordering o) { return name_of(o) == args.ordering; });
+  if (ordering == std::end(kOrderings)) {
+    throw Error(fmt::format("--ordering '{}' is not one of k_sorted, k_sorted_by_tick, "
+                            "monotone_per_stream, none", args.ordering));
+  }
+  spec.ordering = *ordering;
+  spec.batch = args.batch;
+  spec.timeout_ms = args.timeout_ms;
+  return spec;
+}
+
+}  // namespace idbench::cli
