@@ -8,6 +8,10 @@
 // One output for T threads holds thread 0's IDs, then thread 1's, and so on (each thread's
 // IDs in the order it got them): thread 0 writes the output directly, the others spool to
 // anonymous temp files (O_TMPFILE: nothing to leave behind) appended at the end.
+//
+// `--exec` puts an external program in the variant's place (external/program.hpp). When it
+// fails (exits early, hangs, prints a bad line), the IDs gathered before are still written
+// and committed — whole lines, a valid file — and the failure is one line and exit 2.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -20,13 +24,16 @@
 #include <exception>
 #include <latch>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "check/id_file.hpp"
 #include "cli/commands.hpp"
+#include "cli/exec_options.hpp"
 #include "generators/errors.hpp"
 #include "generators/registry.hpp"
 #include "plumbing/atomic_file.hpp"
+#include "plumbing/child_process.hpp"
 #include "plumbing/temp_dir.hpp"
 
 namespace idbench::cli {
@@ -48,6 +55,7 @@ struct GenerateArgs {
   std::string out;
   std::string out_dir;
   std::string format = "text";
+  ExecArgs exec;
 };
 
 // A whole decimal number in 0..max, or an Error that names the flag and what is wrong.
@@ -74,6 +82,7 @@ struct ThreadResult {
   std::uint64_t issued = 0;
   double issue_seconds = 0;  // monotonic time spent in gen->next(), excluding writing
   std::string refusal;       // a generator's refusal (ClockError), if it stopped early
+  std::string program_error;  // an --exec program's failure (ProgramError), if it stopped early
   std::exception_ptr error;  // anything else: rethrown on the CLI's thread after the join
 };
 
@@ -157,12 +166,15 @@ void run_worker(unsigned thread, std::uint64_t share, Generator& gen, Sink& sink
         for (std::uint64_t i = 0; i < n; ++i) chunk.push_back(gen.next());
       } catch (const ClockError& e) {
         r.refusal = e.what();
+      } catch (const external::ProgramError& e) {
+        r.program_error = e.what();
+        sink.stop.store(true, std::memory_order_relaxed);
       }
       r.issue_seconds +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
       r.issued += chunk.size();
       sink.write(thread, chunk, bytes);  // what was issued is written, even after a refusal
-      if (!r.refusal.empty()) break;
+      if (!r.refusal.empty() || !r.program_error.empty()) break;
     }
   } catch (...) {
     r.error = std::current_exception();
@@ -175,6 +187,19 @@ std::string dir_of(const std::string& path) {
   return slash == std::string::npos ? "." : path.substr(0, std::max<std::size_t>(slash, 1));
 }
 
+std::string label(const GenerateArgs& args) {
+  return args.exec.command.empty() ? args.variant : fmt::format("'{}'", args.exec.command);
+}
+
+// The variant, or the program --exec describes.
+std::unique_ptr<Generator> make_from_args(const GenerateArgs& args, const GeneratorOptions& opts) {
+  if (args.variant.empty() == args.exec.command.empty()) {
+    throw Error("give either --variant or --exec");
+  }
+  if (!args.variant.empty()) return make_generator(args.variant, opts);
+  return external::exec_variant(to_exec_spec(args.exec, args.layout)).make(opts);
+}
+
 void report(const GenerateArgs& args, const std::vector<ThreadResult>& results, double wall) {
   std::uint64_t issued = 0;
   double slowest = 0;
@@ -183,7 +208,7 @@ void report(const GenerateArgs& args, const std::vector<ThreadResult>& results, 
     slowest = std::max(slowest, r.issue_seconds);
   }
   if (issued > 0) {
-    fmt::print(stderr, "{}: {} IDs from {} thread{} in {:.3f} s = {:.2f} M IDs/s\n", args.variant,
+    fmt::print(stderr, "{}: {} IDs from {} thread{} in {:.3f} s = {:.2f} M IDs/s\n", label(args),
                issued, args.threads, args.threads == 1 ? "" : "s", slowest,
                slowest > 0 ? issued / slowest / 1e6 : 0.0);
   }
@@ -198,7 +223,10 @@ void run_generate(const GenerateArgs& args) {
   opts.layout = Layout::parse(args.layout);
   opts.policy = Policy::parse(args.policy);
   opts.node = parse_whole("--node", args.node, std::numeric_limits<std::uint64_t>::max());
-  auto gen = make_generator(args.variant, opts);
+  // A signal kills the programs --exec started and unwinds with Interrupted (exit 130).
+  std::optional<plumbing::InterruptGuard> guard;
+  if (!args.exec.command.empty()) guard.emplace();
+  auto gen = make_from_args(args, opts);
 
   Sink sink;
   sink.format = args.format == "binary" ? FileFormat::binary : FileFormat::text;
@@ -243,6 +271,12 @@ void run_generate(const GenerateArgs& args) {
   report(args, results,
          std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
   for (const auto& r : results) {
+    if (!r.program_error.empty()) {
+      fmt::print(stderr, "idbench: {}\n", r.program_error);
+      throw CLI::RuntimeError(kExitBadInput);
+    }
+  }
+  for (const auto& r : results) {
     if (!r.refusal.empty()) {
       fmt::print(stderr, "idbench: {}\n", r.refusal);
       throw CLI::RuntimeError(kExitRefused);
@@ -254,12 +288,13 @@ void run_generate(const GenerateArgs& args) {
 
 void add_generate_command(CLI::App& app) {
   auto args = std::make_shared<GenerateArgs>();
-  CLI::App* cmd = app.add_subcommand("generate", "Issue IDs from a variant to a file or stdout");
+  CLI::App* cmd = app.add_subcommand(
+      "generate", "Issue IDs from a variant (or an --exec program) to a file or stdout");
   std::vector<std::string> names;
   for (const auto& v : variants()) names.emplace_back(v.name);
-  cmd->add_option("--variant", args->variant, "generator variant (idbench list)")
-      ->required()
-      ->check(CLI::IsMember(names));
+  auto* variant = cmd->add_option("--variant", args->variant, "generator variant (idbench list)")
+                      ->check(CLI::IsMember(names));
+  add_exec_options(cmd, args->exec)->excludes(variant);
   cmd->add_option("--layout", args->layout, "layout preset or spec (64-bit variants)")
       ->capture_default_str();
   cmd->add_option("--policy", args->policy, "clock-regression policy NAME[:BOUND_MS]")
@@ -273,7 +308,8 @@ void add_generate_command(CLI::App& app) {
   auto* out = cmd->add_option(
       "--out", args->out,
       "one file for all threads (default stdout); devices, FIFOs and /dev/stdout are written "
-      "through, a symlink's target is written, a regular file is replaced only when complete");
+      "through, a symlink's target is written, a regular file is replaced only when complete; "
+      "when an --exec program fails (exit 2) it is kept, holding the IDs gathered before");
   cmd->add_option("--out-dir", args->out_dir,
                   "one file per thread in this directory, all committed or none")
       ->check(CLI::ExistingDirectory)

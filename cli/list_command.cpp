@@ -6,14 +6,15 @@
 #include "generators/layout.hpp"
 #include "generators/policy.hpp"
 #include "generators/registry.hpp"
+#include "real/systems.hpp"
 
 namespace idbench::cli {
 
 void add_list_command(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("list", "List variants, layouts and policies, one a line");
+  CLI::App* cmd = app.add_subcommand("list", "List variants, layouts, policies and real systems, one a line");
   static bool as_json = false;
   cmd->add_flag("--json", as_json,
-                "Print every variant's full description, the layouts and policies as JSON");
+                "Print every variant's full description, the layouts, policies and real systems as JSON");
   cmd->callback([] {
     if (as_json) {
       fmt::print("{}\n", catalog_json().dump(1));
@@ -36,6 +37,10 @@ void add_list_command(CLI::App& app) {
     }
     fmt::print("policies (--policy NAME[:BOUND_MS], time-based variants):\n");
     for (const auto& p : policy_catalog()) fmt::print("  {:<13} {}\n", p.name, p.summary);
+    fmt::print("real systems (a database scheme or a generator nobody here wrote, via an adapter):\n");
+    for (const auto& s : real::real_systems()) {
+      fmt::print("  {:<27} {:<14} {}\n", s.name, s.scheme, s.summary);
+    }
   });
 }
 

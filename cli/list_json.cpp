@@ -3,6 +3,7 @@
 
 #include "generators/layout.hpp"
 #include "generators/policy.hpp"
+#include "real/systems.hpp"
 
 namespace idbench::cli {
 
@@ -43,6 +44,29 @@ json layout_json(const Layout::Preset& preset) {
           {"cap_per_second", layout.cap_per_second()}};
 }
 
+// A real system as data: what its adapter's IDs are (as --exec describes them) and its servers.
+json system_json(const real::RealSystem& s) {
+  json servers = json::array();
+  for (int i = 0; i < s.mariadb_servers; ++i) {
+    const real::MariadbSettings m = s.server_settings(i, {});
+    servers.push_back({{"auto_increment_increment", m.auto_increment_increment},
+                       {"auto_increment_offset", m.auto_increment_offset}});
+  }
+  json j = {{"name", s.name},
+            {"summary", s.summary},
+            {"scheme", s.scheme},
+            {"lower_bound_variant", s.lower_bound_variant},
+            {"mariadb_servers", s.mariadb_servers},
+            {"server_settings", servers},
+            {"command", s.exec.command},
+            {"id_time", name_of(s.exec.id_time)},
+            {"width_bits", s.exec.width == IdWidth::bits128 ? 128 : 64},
+            {"ordering", name_of(s.exec.ordering)},
+            {"in_quick_pass", s.in_quick_pass}};
+  if (s.exec.id_time == IdTime::layout) j["layout"] = s.exec.layout;
+  return j;
+}
+
 }  // namespace
 
 json catalog_json() {
@@ -56,6 +80,8 @@ json catalog_json() {
     j["policies"].push_back(
         {{"name", p.name}, {"default_bound_ms", p.default_bound_ms}, {"summary", p.summary}});
   }
+  j["systems"] = json::array();
+  for (const auto& s : real::real_systems()) j["systems"].push_back(system_json(s));
   return j;
 }
 

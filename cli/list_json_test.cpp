@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include "real/systems.hpp"
+
 namespace idbench::cli {
 namespace {
 
@@ -78,6 +80,27 @@ TEST(ListJson, CarriesEveryLayoutAndPolicy) {
     ASSERT_NE(j, nullptr) << p.name;
     EXPECT_EQ(j->at("default_bound_ms"), p.default_bound_ms);
   }
+}
+
+// Issue 11: scripts find the real systems, their scheme row and their servers in the catalog.
+TEST(ListJson, CarriesEveryRealSystem) {
+  const nlohmann::json doc = nlohmann::json::parse(catalog_json().dump());
+  ASSERT_EQ(doc.at("systems").size(), real::real_systems().size());
+  for (const auto& s : real::real_systems()) {
+    const nlohmann::json* j = find_named(doc.at("systems"), s.name);
+    ASSERT_NE(j, nullptr) << s.name;
+    EXPECT_EQ(j->at("scheme"), s.scheme);
+    EXPECT_EQ(j->at("lower_bound_variant"), s.lower_bound_variant);
+    EXPECT_EQ(j->at("mariadb_servers"), s.mariadb_servers);
+    EXPECT_EQ(j->at("server_settings").size(), static_cast<std::size_t>(s.mariadb_servers));
+    EXPECT_EQ(j->at("command"), s.exec.command);
+    EXPECT_EQ(j->at("ordering"), name_of(s.exec.ordering));
+  }
+  const nlohmann::json* pair = find_named(doc.at("systems"), "mariadb-ticket-pair-myisam");
+  ASSERT_NE(pair, nullptr);
+  EXPECT_EQ(pair->at("server_settings").at(1).at("auto_increment_offset"), 2);
+  EXPECT_EQ(pair->at("server_settings").at(1).at("auto_increment_increment"), 2);
+  EXPECT_NE(run_list("").find("mariadb-auto-increment"), std::string::npos);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // idbench locality — where a stream of IDs lands in a clustered index: flags over the
 // bench/locality library (single_run.hpp, validate.hpp, matrix.hpp).
 //
-//   idbench locality (--variant V | --keys FILE | --synthetic sequential|random)
+//   idbench locality (--variant V | --exec 'CMD ARGS' [--id-time T] [--id-bits B] [--ordering O]
+//                     [--batch N] [--timeout-ms N] | --keys FILE | --synthetic sequential|random)
 //       [--layout L] [--key-type bigint|binary16] [--payload-bytes B] [--rows N] [--rate R]
 //       [--writers W] [--arrival round-robin|random] [--seed S]
 //       [--engine model|sqlite|mariadb|postgres] [--pool-pages N | --pool-percent P]
@@ -16,6 +17,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "bench/locality/matrix.hpp"
 #include "bench/locality/results_json.hpp"
@@ -23,7 +25,9 @@
 #include "bench/locality/single_run.hpp"
 #include "bench/locality/validate.hpp"
 #include "cli/commands.hpp"
+#include "cli/exec_options.hpp"
 #include "generators/errors.hpp"
+#include "plumbing/child_process.hpp"
 #include "plumbing/exit_codes.hpp"
 
 namespace idbench::cli {
@@ -45,6 +49,7 @@ struct LocalityArgs {
   bool no_validate = false;
   std::optional<std::uint64_t> rows, validate_rows;
   std::string out;
+  ExecArgs exec;
 };
 
 void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << std::endl; }
@@ -60,6 +65,13 @@ void run_one(LocalityArgs& a) {
     spec.key_type = a.key_type == "binary16" ? KeyType::binary16 : KeyType::bigint;
   }
   spec.pool = PoolSpec{a.pool_pages, a.pool_percent};
+  // A signal kills the programs --exec started and unwinds with Interrupted (exit 130).
+  std::optional<plumbing::InterruptGuard> guard;
+  if (!a.exec.command.empty()) {
+    spec.stream.described = external::exec_variant(to_exec_spec(a.exec, spec.stream.layout));
+    spec.stream.variant = fmt::format("'{}'", a.exec.command);
+    guard.emplace();
+  }
   RunResult result;
   try {
     result = run_locality(spec);
@@ -107,8 +119,10 @@ void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
   auto* synthetic = cmd->add_option("--synthetic", a.synthetic,
                                     "A stream no generator makes: sequential or random bigint")
                         ->check(CLI::IsMember({"sequential", "random"}));
-  variant->excludes(keys, synthetic);
-  keys->excludes(synthetic);
+  auto* exec = add_exec_options(cmd, a.exec);
+  variant->excludes(keys, synthetic, exec);
+  keys->excludes(synthetic, exec);
+  synthetic->excludes(exec);
   cmd->add_option("--layout", a.run.stream.layout, "Layout for Snowflake-family variants")
       ->capture_default_str();
   cmd->add_option("--rows", a.rows, "Rows to insert (default 1000000; validation: 300000)");
@@ -167,7 +181,7 @@ void add_locality_command(CLI::App& app) {
   auto* no_validate =
       cmd->add_flag("--no-validate", args->no_validate, "matrix: skip the cross-check");
   for (auto* only_matrix : {out, quick, validate_rows, no_validate}) only_matrix->needs(matrix);
-  for (const char* stream : {"--variant", "--keys", "--synthetic"}) {
+  for (const char* stream : {"--variant", "--exec", "--keys", "--synthetic"}) {
     validate->excludes(stream);
     matrix->excludes(stream);
   }

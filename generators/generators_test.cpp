@@ -108,8 +108,20 @@ TEST(Registry, UuidTimeReadsVersionsOneSixAndSeven) {
   EXPECT_EQ(unix_ms_of(IdTime::uuid, Id{0x1000, 0}, twitter), -12219292800000);
 }
 
+// A ULID's top 48 bits and a KSUID's top 32 (seconds from 2014-05-13T16:53:20Z), whatever
+// sits where a UUID's version would be.
+TEST(Registry, UlidAndKsuidTimesReadTheirOwnFields) {
+  const Layout twitter = Layout::parse("twitter", kStartMs);
+  // The ULID spec's example 01ARZ3NDEK... carries 1469918176385 ms.
+  EXPECT_EQ(unix_ms_of(IdTime::ulid, Id{0x01563DF36481D676ull, 0x4C61EFB99302BD5Bull}, twitter),
+            1469918176385);
+  // KSUID 0ujtsYcgvSTl8PAuAdqWYSMnLOv: timestamp 107608047 s after the KSUID epoch.
+  EXPECT_EQ(unix_ms_of(IdTime::ksuid, Id{0x0669F7EFB5A1CD34ull, 0}, twitter),
+            (1'400'000'000 + 107'608'047) * std::int64_t{1000});
+}
+
 TEST(Registry, EnumNamesRoundTrip) {
-  for (IdTime how : {IdTime::none, IdTime::layout, IdTime::uuidv7, IdTime::uuid}) {
+  for (IdTime how : kIdTimes) {
     EXPECT_EQ(id_time_named(name_of(how)), how);
   }
   EXPECT_FALSE(id_time_named("sometimes").has_value());

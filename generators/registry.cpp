@@ -49,6 +49,8 @@ namespace {
 
 // 100-ns intervals from 1582-10-15 (the Gregorian reform) to 1970-01-01 (RFC 9562 §5.1).
 constexpr std::uint64_t kGregorianToUnix100ns = 0x01B21DD213814000ull;
+// KSUID's epoch: Unix second 1400000000 (2014-05-13T16:53:20Z), in ms.
+constexpr std::int64_t kKsuidEpochMs = 1'400'000'000'000;
 
 // The Unix ms of a v1, v6 or v7 UUID; nullopt for any other version.
 std::optional<std::int64_t> uuid_unix_ms(const Id& id) {
@@ -88,6 +90,10 @@ std::optional<std::int64_t> unix_ms_of(IdTime how, const Id& id, const Layout& l
     }
     case IdTime::uuid:
       return uuid_unix_ms(id);
+    case IdTime::ulid:
+      return static_cast<std::int64_t>(id.hi >> 16);
+    case IdTime::ksuid:
+      return static_cast<std::int64_t>(id.hi >> 32) * 1000 + kKsuidEpochMs;
   }
   return std::nullopt;
 }
@@ -102,6 +108,10 @@ std::string_view name_of(IdTime how) {
       return "uuidv7";
     case IdTime::uuid:
       return "uuid";
+    case IdTime::ulid:
+      return "ulid";
+    case IdTime::ksuid:
+      return "ksuid";
   }
   return "?";
 }
@@ -133,7 +143,7 @@ std::string_view name_of(NodeIds node_ids) {
 }
 
 std::optional<IdTime> id_time_named(std::string_view name) {
-  for (IdTime how : {IdTime::none, IdTime::layout, IdTime::uuidv7, IdTime::uuid}) {
+  for (IdTime how : kIdTimes) {
     if (name_of(how) == name) return how;
   }
   return std::nullopt;

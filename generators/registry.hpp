@@ -28,6 +28,8 @@ enum class IdTime {
   uuid,    // any UUID by its version: v1 and v6 (RFC 9562 §5.1, §5.6: a 60-bit count of
            // 100 ns since 1582-10-15) and v7; other versions carry no time. What an external
            // program's UUIDs are described with (`--id-time uuid`).
+  ulid,    // a ULID as 128 bits: the top 48 are Unix ms, with no version nibble
+  ksuid,   // a KSUID's first 16 bytes: the top 32 bits are seconds since 1400000000 (Unix s)
 };
 
 // The ordering a variant promises; the chaos analysis judges exactly this promise.
@@ -73,6 +75,9 @@ struct Variant {
   MatrixDefaults defaults;
   std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make;
 };
+
+inline constexpr IdTime kIdTimes[] = {IdTime::none,  IdTime::layout, IdTime::uuidv7,
+                                      IdTime::uuid,  IdTime::ulid,   IdTime::ksuid};
 
 // The Unix ms an ID carries, per `how`; nullopt for IdTime::none. `layout` is used only for
 // IdTime::layout.

@@ -22,7 +22,16 @@
 #include <string>
 #include <vector>
 
+#include "generators/errors.hpp"
+
 namespace idbench::real {
+
+// mariadbd, mariadb-install-db or the mariadb client is not installed: exit 4
+// (kExitMissingTool). The message names the Debian packages.
+class MariadbMissing : public Error {
+ public:
+  using Error::Error;
+};
 
 struct MariadbSettings {
   int flush_log_at_trx_commit = 1;  // innodb_flush_log_at_trx_commit: 1 (the default) or 2
@@ -38,7 +47,8 @@ struct MariadbSettings {
 class MariadbServer {
  public:
   // Sweeps stale leftovers, initialises a data directory and starts the server. Throws
-  // Error (exit 4 when MariaDB is not installed: plumbing::kExitMissingTool) on failure.
+  // MariadbMissing (exit 4: kExitMissingTool) when MariaDB is not installed, Error on failure.
+  // The server's id is auto_increment_offset (UUID_SHORT() carries it in its top byte).
   explicit MariadbServer(MariadbSettings settings);
   ~MariadbServer();
   MariadbServer(const MariadbServer&) = delete;
@@ -53,7 +63,7 @@ class MariadbServer {
   std::string query(const std::string& sql);
 
   bool running() const;
-  void start();  // on the existing data directory; waits until it answers
+  void start();  // on the existing data directory; waits until it answers; no-op when running
   void stop();   // clean shutdown
   void kill9();  // SIGKILL, no shutdown: a crash
   // A cold copy of the data directory (the server is stopped for the copy and started again);

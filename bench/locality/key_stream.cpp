@@ -71,7 +71,7 @@ std::vector<std::unique_ptr<Generator>> make_writers(const Variant& variant, con
   for (std::uint64_t w = 0; w < instances; ++w) {
     opts.node = w;
     if (variant.uses_layout) opts.layout.check_node(w);
-    gens.push_back(make_generator(spec.variant, opts));
+    gens.push_back(variant.make(opts));
   }
   return gens;
 }
@@ -102,7 +102,7 @@ void tick_order(const StreamSpec& spec, std::uint64_t tick, SplitMix64& rng,
 }
 
 KeyStream from_variant(const StreamSpec& spec) {
-  const Variant& variant = variant_named(spec.variant);
+  const Variant& variant = spec.described ? *spec.described : variant_named(spec.variant);
   if (spec.writers == 0) throw Error("--writers must be at least 1");
   const Layout layout = Layout::parse(spec.layout);
   const std::int64_t start_ms =

@@ -1,8 +1,8 @@
 // key_stream.hpp — the keys of a locality run, in arrival order.
 //
 // Three sources:
-//   * a registry variant driven by one ManualClock at `rate` IDs per simulated ms in total,
-//     shared by `writers` writers. Variants that read a clock get one generator per writer
+//   * a registry variant (or one given by description: an `--exec` program) driven by one
+//     ManualClock at `rate` IDs per simulated ms in total, shared by `writers` writers. Variants that read a clock get one generator per writer
 //     (node id = writer index), as W application servers each run their own library. Variants
 //     that do not (database counters, random UUIDs) get one shared generator: they stand for a
 //     central service, and W private counters would each issue 1, 2, 3... — duplicates, not a
@@ -26,11 +26,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "generators/id.hpp"
 #include "generators/layout.hpp"
+#include "generators/registry.hpp"
 
 namespace idbench::locality {
 
@@ -44,6 +46,9 @@ inline constexpr std::uint64_t kMaxRatePerMs = 10'000'000;
 
 struct StreamSpec {
   std::string variant;  // a registry name, or empty
+  // A generator given by its description instead of by name (an `--exec` program, which reads
+  // its own clock, not the simulated one); `variant` is then only its label for people.
+  std::optional<Variant> described;
   Synthetic synthetic = Synthetic::none;
   std::string keys_file;  // or a file of keys
   std::string layout = "twitter";

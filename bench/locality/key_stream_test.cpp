@@ -50,6 +50,33 @@ TEST(KeyStream, SnowflakeWritersUseTheirOwnNodeIdsAndRoundRobinWithinATick) {
   EXPECT_DOUBLE_EQ(k.achieved_rate, 40.0);
 }
 
+TEST(KeyStream, ADescribedVariantIsBuiltFromItsDescriptionOnePerWriterWhenTimeBased) {
+  // What `--exec` passes: a Variant not in the registry; `variant` is only its label.
+  Variant described;
+  described.name = "exec";
+  described.time_based = true;
+  described.make = [](const GeneratorOptions& opts) {
+    struct NodeTimesCount {
+      using id_type = std::uint64_t;
+      explicit NodeTimesCount(const GeneratorOptions& o) : node(o.node) {}
+      std::uint64_t next() { return node * 1000 + ++count; }
+      std::string format() const { return "node*1000+count"; }
+      std::uint64_t node, count = 0;
+    };
+    return std::unique_ptr<Generator>(std::make_unique<ErasedGenerator<NodeTimesCount>>(opts));
+  };
+  StreamSpec s;
+  s.variant = "exec 'prog'";
+  s.described = described;
+  s.rows = 6;
+  s.writers = 2;
+  s.rate = 2;
+  const KeyStream k = build_stream(s);
+  EXPECT_EQ(k.keys, (std::vector<Id>{Id::from_u64(1), Id::from_u64(1001), Id::from_u64(2),
+                                     Id::from_u64(1002), Id::from_u64(3), Id::from_u64(1003)}));
+  EXPECT_NE(k.description.find("exec 'prog'"), std::string::npos) << k.description;
+}
+
 TEST(KeyStream, RandomArrivalIsSeededAndReproducible) {
   const Variant* v = first_with(true, IdWidth::bits64);
   StreamSpec s;

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "bench/locality/engines.hpp"
-#include "bench/locality/db_server.hpp"
+#include "plumbing/db_server.hpp"
 
 namespace idbench::locality {
 
@@ -131,7 +131,7 @@ class MariadbEngine final : public Engine {
   }
 
  private:
-  DbServer db_;
+  plumbing::DbServer db_;
   std::string version_;
 };
 

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "bench/locality/engines.hpp"
-#include "bench/locality/db_server.hpp"
+#include "plumbing/db_server.hpp"
 
 namespace idbench::locality {
 
@@ -123,7 +123,7 @@ class PostgresEngine final : public Engine {
     db_.query("CREATE EXTENSION IF NOT EXISTS pgstattuple");
   }
 
-  DbServer db_;
+  plumbing::DbServer db_;
   std::string version_;
 };
 

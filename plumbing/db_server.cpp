@@ -1,5 +1,5 @@
 // db_server.cpp — a private database server's life: directory, init, start, wait, stop.
-#include "bench/locality/db_server.hpp"
+#include "plumbing/db_server.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -8,7 +8,9 @@
 
 #include "generators/errors.hpp"
 
-namespace idbench::locality {
+extern char** environ;
+
+namespace idbench::plumbing {
 
 namespace {
 
@@ -20,27 +22,41 @@ constexpr std::int64_t kStopGraceNs = 30 * kSecondNs;
 
 // Makes the directory after sweeping what killed runs left (the sweep must come first: it
 // is the only chance a SIGKILLed run's directory has of going away).
-plumbing::TempDir swept_temp_dir(std::string_view prefix) {
-  plumbing::sweep_stale_temp_dirs();
-  return plumbing::TempDir(prefix);
+TempDir swept_temp_dir(std::string_view prefix) {
+  sweep_stale_temp_dirs();
+  return TempDir(prefix);
+}
+
+// Our environment with `extra` (KEY=VALUE) added; an extra entry replaces ours of that KEY.
+std::vector<std::string> environment_with(const std::vector<std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry(*e);
+    const auto key = entry.substr(0, entry.find('=') + 1);
+    bool replaced = false;
+    for (const auto& x : extra) replaced = replaced || std::string_view(x).starts_with(key);
+    if (!replaced) env.emplace_back(entry);
+  }
+  env.insert(env.end(), extra.begin(), extra.end());
+  return env;
 }
 
 }  // namespace
 
-DbServer::DbServer(std::string_view prefix, std::optional<plumbing::RunAs> run_as)
+DbServer::DbServer(std::string_view prefix, std::optional<RunAs> run_as)
     : dir_(swept_temp_dir(prefix)), run_as_(run_as), log_(dir_.path() + "/server.log") {
   if (run_as_) dir_.give_to(run_as_->uid, run_as_->gid);
 }
 
 DbServer::~DbServer() { stop(); }
 
-plumbing::CommandResult DbServer::run(const std::vector<std::string>& argv,
-                                      const std::string& stdin_file, int timeout_s) {
-  plumbing::CommandOptions options;
+CommandResult DbServer::run(const std::vector<std::string>& argv, const std::string& stdin_file,
+                            int timeout_s) {
+  CommandOptions options;
   options.stdin_file = stdin_file;
   options.timeout_ms = std::int64_t{timeout_s} * 1000;
   options.run_as = run_as_;
-  return plumbing::run_command(argv, options);
+  return run_command(argv, options);
 }
 
 void DbServer::init(const std::vector<std::string>& argv, std::string_view what) {
@@ -52,31 +68,39 @@ void DbServer::init(const std::vector<std::string>& argv, std::string_view what)
 }
 
 void DbServer::start(const std::vector<std::string>& server_argv,
-                     std::vector<std::string> client_argv, std::string_view what) {
+                     std::vector<std::string> client_argv, std::string_view what,
+                     const std::vector<std::string>& env) {
   what_ = what;
+  server_argv_ = server_argv;
   client_ = std::move(client_argv);
-  plumbing::ChildSpec spec;
-  spec.argv = server_argv;
-  spec.out = spec.err = plumbing::Stdio::file(log_);
+  env_ = env;
+  restart();
+}
+
+void DbServer::restart() {
+  if (running()) throw Error(fmt::format("{} is already running", what_));
+  ChildSpec spec;
+  spec.argv = server_argv_;
+  if (!env_.empty()) spec.env = environment_with(env_);
+  spec.out = spec.err = Stdio::file(log_);
   spec.run_as = run_as_;
-  server_ = std::make_unique<plumbing::ChildProcess>(spec);
+  server_ = std::make_unique<ChildProcess>(spec);
   const std::string ping = dir() + "/ping.sql";
   std::ofstream(ping) << "SELECT 1;\n";
-  const std::int64_t deadline = plumbing::monotonic_ns() + kStartTimeoutS * kSecondNs;
-  while (plumbing::monotonic_ns() < deadline) {
+  const std::int64_t deadline = monotonic_ns() + kStartTimeoutS * kSecondNs;
+  while (monotonic_ns() < deadline) {
     if (server_->try_wait()) {
-      throw Error(fmt::format("{} exited during start-up:\n{}", what_,
-                              plumbing::read_text_file(log_)));
+      throw Error(fmt::format("{} exited during start-up:\n{}", what_, read_text_file(log_)));
     }
     if (run(client_, ping, kPingTimeoutS).exit_code == 0) return;
-    plumbing::throw_if_interrupted();
+    throw_if_interrupted();
     ::usleep(100'000);
   }
   throw Error(fmt::format("{} did not start within {} s:\n{}", what_, kStartTimeoutS,
-                          plumbing::read_text_file(log_)));
+                          read_text_file(log_)));
 }
 
-plumbing::CommandResult DbServer::run_sql_file(const std::string& path, int timeout_s) {
+CommandResult DbServer::run_sql_file(const std::string& path, int timeout_s) {
   auto r = run(client_, path, timeout_s);
   if (r.exit_code != 0) {
     throw Error(fmt::format("the {} client failed{}:\n{}", what_,
@@ -97,4 +121,8 @@ void DbServer::stop() {
   if (server_) server_->stop(kStopGraceNs);
 }
 
-}  // namespace idbench::locality
+void DbServer::kill9() {
+  if (server_) server_->kill_and_reap();
+}
+
+}  // namespace idbench::plumbing

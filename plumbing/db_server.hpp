@@ -6,6 +6,7 @@
 //   db.init({initdb, "-D", db.dir() + "/data", ...}, "initdb");
 //   db.start({postgres, "-D", ..., "-k", db.dir()}, {psql, "-h", db.dir(), ...}, "postgres");
 //   std::string v = db.query("SHOW server_version");
+//   db.kill9(); db.restart();                 // a crash, then the same server on the same data
 //
 // Nothing outlives the run (issue 9, items 15 and 16):
 //   * the server and every command are plumbing::ChildProcess children: own process group,
@@ -28,13 +29,13 @@
 #include "plumbing/child_process.hpp"
 #include "plumbing/temp_dir.hpp"
 
-namespace idbench::locality {
+namespace idbench::plumbing {
 
 class DbServer {
  public:
   // Sweeps stale idbench temp dirs, then makes `$TMPDIR/<prefix>-<pid>-XXXXXX`, given to
   // `run_as` (who then also runs every command and the server) when set.
-  DbServer(std::string_view prefix, std::optional<plumbing::RunAs> run_as);
+  DbServer(std::string_view prefix, std::optional<RunAs> run_as);
   ~DbServer();
   DbServer(const DbServer&) = delete;
   DbServer& operator=(const DbServer&) = delete;
@@ -46,27 +47,36 @@ class DbServer {
   void init(const std::vector<std::string>& argv, std::string_view what);
   // Starts the server (stdout and stderr to <dir>/server.log), then runs `client_argv` (a
   // client that reads SQL on stdin) with `SELECT 1;` until it succeeds, for at most 90 s.
-  // Throws Error with the log when the server exits or does not answer.
+  // `env` (KEY=VALUE) is added to the server's environment only (libfaketime), not the
+  // client's. Throws Error with the log when the server exits or does not answer.
   void start(const std::vector<std::string>& server_argv, std::vector<std::string> client_argv,
-             std::string_view what);
+             std::string_view what, const std::vector<std::string>& env = {});
+  // start() again with the last arguments, on the same directory (after stop() or kill9()).
+  void restart();
+  // True while the server process runs.
+  bool running() const { return server_ && server_->running(); }
   // Runs the client on a SQL file; throws Error with its stderr when it fails.
-  plumbing::CommandResult run_sql_file(const std::string& path, int timeout_s = 1800);
+  CommandResult run_sql_file(const std::string& path, int timeout_s = 1800);
   // One statement; its output without trailing newlines.
   std::string query(std::string_view sql);
   // SIGTERM, then SIGKILL after 30 s; idempotent (the destructor calls it).
   void stop();
+  // SIGKILL to the server's group, no shutdown (a crash); idempotent.
+  void kill9();
 
  private:
-  plumbing::CommandResult run(const std::vector<std::string>& argv, const std::string& stdin_file,
+  CommandResult run(const std::vector<std::string>& argv, const std::string& stdin_file,
                               int timeout_s);
 
-  plumbing::InterruptGuard guard_;  // declared first: outlives the server and the directory
-  plumbing::TempDir dir_;
-  std::optional<plumbing::RunAs> run_as_;
+  InterruptGuard guard_;  // declared first: outlives the server and the directory
+  TempDir dir_;
+  std::optional<RunAs> run_as_;
+  std::vector<std::string> server_argv_;
   std::vector<std::string> client_;
+  std::vector<std::string> env_;
   std::string what_;
   std::string log_;
-  std::unique_ptr<plumbing::ChildProcess> server_;
+  std::unique_ptr<ChildProcess> server_;
 };
 
-}  // namespace idbench::locality
+}  // namespace idbench::plumbing

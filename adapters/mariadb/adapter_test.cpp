@@ -1,0 +1,193 @@
+// adapter_test.cpp — idbench-mariadb-adapter end to end: every scheme answers on a real
+// server, the ticket pair alternates over two and fails over when one is killed, bad usage
+// exits 2, an unreachable server exits 1; and RunningSystem fills in what the adapter needs.
+// One ticket pair of servers (real/systems.hpp) is shared by the file; skipped when MariaDB is
+// not installed.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "plumbing/child_process.hpp"
+#include "plumbing/temp_dir.hpp"
+#include "real/systems.hpp"
+
+namespace idbench::real {
+namespace {
+
+constexpr std::int64_t kSecondNs = 1'000'000'000;
+
+struct Finished {
+  int status;
+  std::string err;  // its stderr
+};
+
+// One adapter process: requests in, ID lines out.
+class Adapter {
+ public:
+  Adapter(const std::vector<std::string>& args, const std::string& sockets,
+          const std::vector<std::string>& extra_env = {})
+      : dir_("idbench-adapter-test") {
+    std::vector<std::string> argv = {IDBENCH_MARIADB_ADAPTER};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<std::string> env = {"PATH=/usr/bin:/bin", "IDBENCH_NODE_ID=1"};
+    if (!sockets.empty()) env.push_back(std::string(kSocketsEnv) + "=" + sockets);
+    env.insert(env.end(), extra_env.begin(), extra_env.end());
+    child_ = std::make_unique<plumbing::ChildProcess>(argv, env, dir_.path() + "/err");
+  }
+  std::vector<std::string> request(int n) {
+    child_->send_line(std::to_string(n));
+    std::vector<std::string> ids;
+    for (int i = 0; i < n; ++i) {
+      auto line = child_->read_line(plumbing::monotonic_ns() + 20 * kSecondNs);
+      if (!line) break;
+      ids.push_back(*line);
+    }
+    return ids;
+  }
+  Finished finish() {
+    child_->close_stdin();
+    const auto status = child_->wait_until(plumbing::monotonic_ns() + 20 * kSecondNs);
+    return {status.value_or(-1), plumbing::read_text_file(dir_.path() + "/err")};
+  }
+
+ private:
+  plumbing::TempDir dir_;
+  std::unique_ptr<plumbing::ChildProcess> child_;
+};
+
+bool installed() { return !plumbing::find_program("mariadbd").empty(); }
+
+bool all_match(const std::vector<std::string>& ids, const std::string& pattern) {
+  const std::regex re(pattern);
+  for (const auto& id : ids) {
+    if (!std::regex_match(id, re)) return false;
+  }
+  return !ids.empty();
+}
+
+std::vector<unsigned long long> numbers(const std::vector<std::string>& ids) {
+  std::vector<unsigned long long> out;
+  for (const auto& id : ids) out.push_back(std::stoull(id));
+  return out;
+}
+
+const char* const kCleanSummary = "idbench-mariadb-adapter: retries=0 deadlocks=0 failovers=0\n";
+
+class AdapterTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (installed()) pair_ = std::make_unique<RunningSystem>(
+                         *find_real_system("mariadb-ticket-pair-myisam"), MariadbSettings{});
+  }
+  static void TearDownTestSuite() { pair_.reset(); }
+  void SetUp() override {
+    if (!installed()) GTEST_SKIP() << "mariadbd is not installed";
+  }
+  static std::string one() { return pair_->servers()[0]->socket(); }
+  static std::string both() { return one() + "," + pair_->servers()[1]->socket(); }
+  // Runs `args` on `sockets` for two requests of 3 and checks the clean exit.
+  static std::vector<std::string> six_ids(const std::vector<std::string>& args,
+                                          const std::string& sockets) {
+    Adapter a(args, sockets);
+    auto ids = a.request(3);
+    const auto more = a.request(3);
+    ids.insert(ids.end(), more.begin(), more.end());
+    const Finished f = a.finish();
+    EXPECT_EQ(f.status, 0) << f.err;
+    EXPECT_EQ(f.err, kCleanSummary);
+    EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), 6u);
+    return ids;
+  }
+  static std::unique_ptr<RunningSystem> pair_;
+};
+
+std::unique_ptr<RunningSystem> AdapterTest::pair_;
+
+bool increasing(const std::vector<unsigned long long>& v) {
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    if (v[i] <= v[i - 1]) return false;
+  }
+  return !v.empty();
+}
+
+TEST_F(AdapterTest, CountersIncreaseOnOneServer) {
+  for (const auto& scheme : {"auto-increment", "sequence", "uuid-short", "ticket-update"}) {
+    const auto ids = six_ids({scheme}, one());
+    EXPECT_TRUE(all_match(ids, "[1-9][0-9]*")) << scheme;
+    EXPECT_TRUE(increasing(numbers(ids))) << scheme;
+  }
+}
+
+TEST_F(AdapterTest, UuidIsVersion1Text) {
+  const auto ids = six_ids({"uuid"}, one());
+  EXPECT_TRUE(all_match(ids, "[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"))
+      << ids.front();
+}
+
+TEST_F(AdapterTest, TicketPairAlternatesOddAndEven) {
+  for (const auto& engine : {"myisam", "innodb"}) {
+    const auto ids = numbers(six_ids({"ticket-pair", "--engine", engine}, both()));
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      EXPECT_EQ(ids[i] % 2, i % 2 == 0 ? 1u : 0u) << engine << " id " << ids[i];
+    }
+  }
+}
+
+TEST_F(AdapterTest, TicketPairServesEveryRequestWhenOneServerIsKilled) {
+  Adapter a({"ticket-pair"}, both());
+  EXPECT_EQ(a.request(4).size(), 4u);
+  pair_->servers()[1]->kill9();
+  const auto during = numbers(a.request(10));
+  pair_->servers()[1]->start();
+  EXPECT_EQ(during.size(), 10u);
+  for (const auto id : during) EXPECT_EQ(id % 2, 1u) << id;  // all from the odd server
+  const Finished f = a.finish();
+  EXPECT_EQ(f.status, 0) << f.err;
+  EXPECT_TRUE(std::regex_match(f.err, std::regex("idbench-mariadb-adapter: retries=1 deadlocks=0 "
+                                                 "failovers=5\n")))
+      << f.err;
+}
+
+TEST_F(AdapterTest, ABadSchemeOrRequestExits2WithOneLine) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"auto_increment"}, {}, {"uuid", "--engine", "innodb"}, {"ticket-pair", "--engine", "csv"}}) {
+    Adapter a(args, one());
+    const Finished f = a.finish();
+    EXPECT_EQ(f.status, 2);
+    EXPECT_EQ(std::count(f.err.begin(), f.err.end(), '\n'), 1) << f.err;
+  }
+  Adapter bad({"uuid"}, one());
+  EXPECT_TRUE(bad.request(1).size() == 1);
+  EXPECT_TRUE(bad.request(0).empty());
+  const Finished f = bad.finish();
+  EXPECT_EQ(f.status, 2);
+  EXPECT_NE(f.err.find("bad request '0'"), std::string::npos) << f.err;
+  Adapter no_env({"uuid"}, "");
+  EXPECT_EQ(no_env.finish().status, 2);
+}
+
+TEST_F(AdapterTest, NoServerExits1NamingTheSchemeAndTheError) {
+  Adapter a({"sequence"}, "/nonexistent/mysqld.sock", {"IDBENCH_MARIADB_WAIT_MS=0"});
+  const Finished f = a.finish();
+  EXPECT_EQ(f.status, 1);
+  EXPECT_EQ(std::count(f.err.begin(), f.err.end(), '\n'), 1) << f.err;
+  EXPECT_NE(f.err.find("sequence: no server answers: ERROR 2002"), std::string::npos) << f.err;
+}
+
+TEST_F(AdapterTest, RunningSystemGivesTheAdapterItsSockets) {
+  const external::ExecSpec spec = pair_->exec_spec();
+  EXPECT_EQ(spec.command, std::string(IDBENCH_MARIADB_ADAPTER) + " ticket-pair --engine myisam");
+  EXPECT_NE(std::find(spec.env.begin(), spec.env.end(), std::string(kSocketsEnv) + "=" + both()),
+            spec.env.end());
+  EXPECT_EQ(pair_->servers()[1]->settings().auto_increment_offset, 2);
+  EXPECT_NE(pair_->describe().find("auto_increment_increment=2, auto_increment_offset=1"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace idbench::real

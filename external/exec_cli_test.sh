@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# End-to-end checks of `--exec` (an external program as the generator) with small /bin/sh
+# programs: IDs that `idbench check` accepts, a bad line named with exit 2 and the IDs before
+# it kept, and no program left after SIGKILL or SIGINT of idbench.
+set -u
+idbench=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+expect() {  # expect CODE "description" command...
+  local want=$1 what=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" -ne "$want" ]; then
+    echo "FAIL: $what: exit $got, want $want"; cat "$tmp/out" "$tmp/err"; failures=$((failures + 1))
+  else
+    echo "ok: $what"
+  fi
+}
+expect_text() {  # expect_text "pattern" "description" (against the last command's output)
+  if ! grep -q -- "$1" "$tmp/out" "$tmp/err"; then
+    echo "FAIL: $2: no '$1' in output"; cat "$tmp/out" "$tmp/err"; failures=$((failures + 1))
+  fi
+}
+check() {  # check CONDITION-COMMAND... "description"
+  local what=${*: -1}
+  if "${@:1:$#-1}"; then echo "ok: $what"; else echo "FAIL: $what"; failures=$((failures + 1)); fi
+}
+program() {  # program NAME BODY: an executable /bin/sh script in $tmp
+  printf '#!/bin/sh\n%s\n' "$2" >"$tmp/$1"
+  chmod +x "$tmp/$1"
+}
+# True when process $1 is gone (or a zombie nobody reaped yet) within 3 s.
+gone() {
+  for _ in $(seq 30); do
+    [ -r "/proc/$1/stat" ] || return 0
+    [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = Z ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# Counts up from IDBENCH_NODE_ID * 1000000 (and records its pid when PIDFILE is set).
+program counter '[ -n "${PIDFILE:-}" ] && echo $$ >"$PIDFILE"
+i=$((IDBENCH_NODE_ID * 1000000))
+while read n; do
+  j=0; while [ $j -lt $n ]; do i=$((i+1)); echo $i; j=$((j+1)); done
+done'
+program uuids 'i=0
+while read n; do
+  j=0; while [ $j -lt $n ]; do i=$((i+1)); printf "0190a5c1-0000-7000-8000-%012x\n" $i; j=$((j+1)); done
+done'
+# Answers the first request (5 IDs) well; the second has a bad line 7.
+program bad 'read n; for i in 1 2 3 4 5; do echo $i; done; read n; echo 6; echo "x y"'
+
+expect 0 "generate --exec a decimal program" \
+  "$idbench" generate --exec "$tmp/counter" --batch 100 --threads 2 --node 3 --count 1000 --out "$tmp/dec"
+expect 0 "its IDs pass check" "$idbench" check "$tmp/dec"
+expect_text " 0 duplicates" "no duplicates from two program instances"
+check [ "$(wc -l <"$tmp/dec")" -eq 1000 ] "1000 IDs written"
+check grep -qx 3000001 "$tmp/dec" "thread 0's program has node 3"
+check grep -qx 4000001 "$tmp/dec" "thread 1's program has node 4"
+
+expect 0 "generate --exec a UUID program" \
+  "$idbench" generate --exec "sh '$tmp/uuids'" --id-time uuid --count 300 --out "$tmp/uuid"
+expect 0 "its UUIDs pass check" "$idbench" check "$tmp/uuid"
+
+expect 2 "a malformed line" \
+  "$idbench" generate --exec "$tmp/bad" --batch 5 --count 20 --out "$tmp/kept"
+check [ "$(grep -c '^idbench:' "$tmp/err")" -eq 1 ] "one error line"
+expect_text "program '$tmp/bad'" "the error names the program"
+expect_text "line 7 of its output is not an ID: 'x y'" "the error names the line and its text"
+check [ "$(cat "$tmp/kept" | tr '\n' ' ')" = "1 2 3 4 5 " ] "the IDs gathered before are kept"
+expect 0 "the kept file is a valid ID file" "$idbench" check "$tmp/kept"
+
+expect 2 "a program that is not there" \
+  "$idbench" generate --exec "idbench-no-such-program --x" --count 1 --out "$tmp/none"
+expect_text "'idbench-no-such-program' not found" "not found, named"
+expect 2 "UUIDs from a program described as 64-bit" \
+  "$idbench" generate --exec "$tmp/uuids" --count 1 --out "$tmp/none"
+expect_text "mixes widths" "the width mismatch is named"
+expect 2 "--exec with --variant" "$idbench" generate --exec "$tmp/counter" --variant mutex --count 1
+expect 2 "neither --exec nor --variant" "$idbench" generate --count 1
+expect_text "either --variant or --exec" "what to give is said"
+expect 2 "--id-time without --exec" "$idbench" generate --variant mutex --id-time uuid --count 1
+expect 2 "an unbalanced quote" "$idbench" generate --exec "sh 'x" --count 1
+expect_text "unbalanced" "the quote is named"
+expect 0 "generate --help" "$idbench" generate --help
+expect_text "it is kept" "--help says the output is kept after a program failure"
+
+expect 0 "locality --exec" "$idbench" locality --exec "$tmp/counter" --rows 3000 --writers 2 --json
+expect_text "\"$tmp/counter\"\\|'$tmp/counter'" "the run is labelled with the command"
+expect 2 "locality --exec with a bad line" "$idbench" locality --exec "$tmp/bad" --batch 5 --rows 20
+expect_text "line 7 of its output" "locality names the line"
+
+# kill -9 of idbench: the parent-death signal ends the program.
+PIDFILE="$tmp/pid9" "$idbench" generate --exec "$tmp/counter" --count 100000000 --out "$tmp/k9" \
+  2>/dev/null &
+victim=$!
+for _ in $(seq 50); do [ -s "$tmp/pid9" ] && break; sleep 0.1; done
+check [ -s "$tmp/pid9" ] "the program started (kill -9)"
+kill -9 "$victim"
+wait "$victim" 2>/dev/null
+check gone "$(cat "$tmp/pid9" 2>/dev/null || echo 0)" "no program left after kill -9 of idbench"
+
+# SIGINT: exit 130, the program killed, no temp file beside --out.
+mkdir "$tmp/int"
+PIDFILE="$tmp/pidint" "$idbench" generate --exec "$tmp/counter" --count 100000000 \
+  --out "$tmp/int/ids" 2>"$tmp/int.err" &
+victim=$!
+for _ in $(seq 50); do [ -s "$tmp/pidint" ] && break; sleep 0.1; done
+check [ -s "$tmp/pidint" ] "the program started (SIGINT)"
+kill -INT "$victim"
+wait "$victim"
+status=$?
+check [ "$status" -eq 130 ] "SIGINT: exit 130 (got $status)"
+check gone "$(cat "$tmp/pidint" 2>/dev/null || echo 0)" "no program left after SIGINT"
+check [ -z "$(ls -A "$tmp/int")" ] "no temp file left beside --out after SIGINT"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all passed"

@@ -1,0 +1,184 @@
+// mariadb_server.cpp — a project-started mariadbd for the real systems: settings to flags,
+// crash, restart, cold copies of the data directory, and the settings read back.
+#include "real/mariadb_server.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <sstream>
+
+#include "plumbing/db_server.hpp"
+#include "plumbing/temp_dir.hpp"
+
+namespace idbench::real {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kMissing =
+    "MariaDB is not installed: the real MariaDB systems need the Debian packages "
+    "mariadb-server and mariadb-client (apt-get install mariadb-server mariadb-client; "
+    "./run.sh installs them)";
+
+struct Programs {
+  std::string server, install, client;
+};
+
+Programs find_programs() {
+  Programs p{plumbing::find_program("mariadbd"), plumbing::find_program("mariadb-install-db"),
+             plumbing::find_program("mariadb")};
+  if (p.server.empty() || p.install.empty() || p.client.empty()) throw MariadbMissing(kMissing);
+  return p;
+}
+
+void copy_tree(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+  if (ec) throw Error(fmt::format("cannot copy {} to {}: {}", from, to, ec.message()));
+}
+
+// mariadb-install-db takes ~4 s, a copy of what it made ~0.3 s: the first server of a process
+// initialises a template data directory, every server copies it. The template lives in its own
+// idbench temp dir (removed at exit, swept by the next run after a SIGKILL).
+class Template {
+ public:
+  // Copies the template to `data`, making the template first if needed.
+  static void copy_to(const Programs& p, const std::string& data) {
+    static Template t;
+    std::lock_guard lock(t.mutex_);
+    if (!t.dir_) t.make(p);
+    copy_tree(t.dir_->path() + "/data", data);
+  }
+
+ private:
+  void make(const Programs& p) {
+    auto dir = std::make_unique<plumbing::TempDir>("idbench-mariadb-template");
+    // A private --tmpdir (passed through to the bootstrap server): a starting mariadbd removes
+    // stale #sql files from its tmpdir, which in a shared /tmp are another server's tables.
+    std::vector<std::string> argv = {p.install,
+                                     "--no-defaults",
+                                     "--datadir=" + dir->path() + "/data",
+                                     "--tmpdir=" + dir->path(),
+                                     "--auth-root-authentication-method=normal",
+                                     "--skip-test-db"};
+    if (geteuid() == 0) argv.push_back("--user=root");
+    plumbing::CommandOptions options;
+    options.timeout_ms = 180'000;
+    const auto r = plumbing::run_command(argv, options);
+    if (r.exit_code != 0) {
+      throw Error(fmt::format("mariadb-install-db failed{}: {}{}",
+                              r.timed_out ? " (timed out)" : "", r.out, r.err));
+    }
+    dir_ = std::move(dir);
+  }
+
+  std::mutex mutex_;
+  std::unique_ptr<plumbing::TempDir> dir_;
+};
+
+std::vector<std::string> server_argv(const Programs& p, const MariadbSettings& s,
+                                     const std::string& dir) {
+  std::vector<std::string> argv = {
+      p.server, "--no-defaults", "--datadir=" + dir + "/data", "--tmpdir=" + dir + "/tmp",
+      "--socket=" + dir + "/mysqld.sock", "--skip-networking", "--pid-file=" + dir + "/mysqld.pid",
+      // Root over the socket without a password, as the locality engine does.
+      "--skip-grant-tables",
+      fmt::format("--innodb-flush-log-at-trx-commit={}", s.flush_log_at_trx_commit),
+      fmt::format("--innodb-autoinc-lock-mode={}", s.autoinc_lock_mode),
+      fmt::format("--auto-increment-increment={}", s.auto_increment_increment),
+      fmt::format("--auto-increment-offset={}", s.auto_increment_offset),
+      fmt::format("--server-id={}", s.auto_increment_offset)};
+  if (s.binlog) {
+    argv.insert(argv.end(), {"--log-bin=binlog", "--sync-binlog=1"});
+  } else {
+    argv.emplace_back("--skip-log-bin");
+  }
+  if (geteuid() == 0) argv.emplace_back("--user=root");  // it stays in its private directory
+  return argv;
+}
+
+}  // namespace
+
+struct MariadbServer::State {
+  explicit State(MariadbSettings s) : settings(std::move(s)), db("idbench-mariadb", std::nullopt) {}
+  MariadbSettings settings;
+  Programs programs;
+  plumbing::DbServer db;
+  std::string socket;
+  int snapshots = 0;
+};
+
+MariadbServer::MariadbServer(MariadbSettings settings) {
+  const Programs programs = find_programs();  // before any directory is made
+  state_ = std::make_unique<State>(std::move(settings));
+  State& st = *state_;
+  st.programs = programs;
+  st.socket = st.db.dir() + "/mysqld.sock";
+  fs::create_directory(st.db.dir() + "/tmp");
+  Template::copy_to(programs, st.db.dir() + "/data");
+  st.db.start(server_argv(programs, st.settings, st.db.dir()),
+              {programs.client, "--no-defaults", "--socket=" + st.socket, "--user=root",
+               "--batch", "--skip-column-names"},
+              "mariadbd", st.settings.env);
+}
+
+MariadbServer::~MariadbServer() = default;
+
+const std::string& MariadbServer::socket() const { return state_->socket; }
+const MariadbSettings& MariadbServer::settings() const { return state_->settings; }
+
+std::string MariadbServer::describe() {
+  std::istringstream row(query(
+      "SELECT VERSION(), @@innodb_flush_log_at_trx_commit, @@log_bin, @@sync_binlog, "
+      "@@innodb_autoinc_lock_mode, @@auto_increment_increment, @@auto_increment_offset, "
+      "@@server_id"));
+  std::string version, flush, log_bin, sync_binlog, lock_mode, increment, offset, server_id;
+  std::getline(row, version, '\t');
+  row >> flush >> log_bin >> sync_binlog >> lock_mode >> increment >> offset >> server_id;
+  const bool binlog = log_bin == "1";
+  return fmt::format(
+      "MariaDB {}, innodb_flush_log_at_trx_commit={}, log_bin={}{}, innodb_autoinc_lock_mode={}, "
+      "auto_increment_increment={}, auto_increment_offset={}, server_id={}",
+      version, flush, binlog ? "ON" : "OFF", binlog ? ", sync_binlog=" + sync_binlog : "",
+      lock_mode, increment, offset, server_id);
+}
+
+std::string MariadbServer::query(const std::string& sql) { return state_->db.query(sql); }
+
+bool MariadbServer::running() const { return state_->db.running(); }
+
+void MariadbServer::start() {
+  if (!running()) state_->db.restart();
+}
+
+void MariadbServer::stop() { state_->db.stop(); }
+
+void MariadbServer::kill9() { state_->db.kill9(); }
+
+std::string MariadbServer::snapshot() {
+  State& st = *state_;
+  const bool was_running = running();
+  stop();
+  const std::string path = fmt::format("{}/snapshot-{}", st.db.dir(), ++st.snapshots);
+  copy_tree(st.db.dir() + "/data", path);
+  if (was_running) start();
+  return path;
+}
+
+void MariadbServer::restore(const std::string& snapshot_path) {
+  if (running()) throw Error("MariadbServer::restore: stop the server first");
+  if (!fs::is_directory(snapshot_path)) {
+    throw Error(fmt::format("MariadbServer::restore: no snapshot at {}", snapshot_path));
+  }
+  const std::string data = state_->db.dir() + "/data";
+  std::error_code ec;
+  fs::remove_all(data, ec);
+  if (ec) throw Error(fmt::format("cannot remove {}: {}", data, ec.message()));
+  copy_tree(snapshot_path, data);
+}
+
+}  // namespace idbench::real

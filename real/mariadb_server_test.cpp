@@ -1,0 +1,119 @@
+// mariadb_server_test.cpp — MariadbServer: settings read back, crash and recovery, a restored
+// copy whose counter goes back, the server's environment, and nothing left behind. One server
+// is shared by the file (each start costs seconds); skipped when MariaDB is not installed.
+#include "real/mariadb_server.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "plumbing/child_process.hpp"
+
+namespace idbench::real {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool installed() { return !plumbing::find_program("mariadbd").empty(); }
+
+std::string dir_of(const MariadbServer& db) {
+  return fs::path(db.socket()).parent_path().string();
+}
+
+pid_t pid_of(const MariadbServer& db) {
+  return static_cast<pid_t>(std::stol(plumbing::read_text_file(dir_of(db) + "/mysqld.pid")));
+}
+
+class MariadbServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!installed()) return;
+    MariadbSettings s;
+    s.flush_log_at_trx_commit = 2;
+    s.binlog = true;
+    s.autoinc_lock_mode = 1;
+    s.env = {"IDBENCH_SERVER_TEST_MARKER=42"};
+    db_ = std::make_unique<MariadbServer>(s);
+    db_->query("CREATE DATABASE t");
+    db_->query("CREATE TABLE t.c (id BIGINT UNSIGNED AUTO_INCREMENT PRIMARY KEY) ENGINE=InnoDB");
+  }
+  static void TearDownTestSuite() { db_.reset(); }
+  void SetUp() override {
+    if (!installed()) GTEST_SKIP() << "mariadbd is not installed";
+  }
+  // Inserts a row and returns its id.
+  static std::string insert() {
+    return db_->query("INSERT INTO t.c () VALUES (); SELECT LAST_INSERT_ID()");
+  }
+  static std::unique_ptr<MariadbServer> db_;
+};
+
+std::unique_ptr<MariadbServer> MariadbServerTest::db_;
+
+TEST_F(MariadbServerTest, DescribesTheSettingsItRunsWith) {
+  const std::string d = db_->describe();
+  EXPECT_NE(d.find("MariaDB 1"), std::string::npos) << d;
+  EXPECT_NE(d.find("innodb_flush_log_at_trx_commit=2"), std::string::npos) << d;
+  EXPECT_NE(d.find("log_bin=ON, sync_binlog=1"), std::string::npos) << d;
+  EXPECT_NE(d.find("innodb_autoinc_lock_mode=1"), std::string::npos) << d;
+  EXPECT_NE(d.find("auto_increment_increment=1, auto_increment_offset=1"), std::string::npos) << d;
+  EXPECT_EQ(db_->settings().flush_log_at_trx_commit, 2);
+}
+
+TEST_F(MariadbServerTest, TheServerGetsTheExtraEnvironment) {
+  const std::string env =
+      plumbing::read_text_file("/proc/" + std::to_string(pid_of(*db_)) + "/environ");
+  EXPECT_NE(env.find(std::string("IDBENCH_SERVER_TEST_MARKER=42") + '\0'), std::string::npos);
+}
+
+TEST_F(MariadbServerTest, Kill9ThenStartRecoversCommittedRows) {
+  const std::string before = insert();
+  db_->kill9();
+  EXPECT_FALSE(db_->running());
+  db_->start();
+  EXPECT_TRUE(db_->running());
+  EXPECT_EQ(db_->query("SELECT COUNT(*) FROM t.c WHERE id = " + before), "1");
+  EXPECT_GT(std::stoull(insert()), std::stoull(before));
+}
+
+TEST_F(MariadbServerTest, RestoreGoesBackToTheSnapshotAndItsCounter) {
+  const std::string kept = insert();
+  const std::string copy = db_->snapshot();
+  EXPECT_TRUE(db_->running());
+  const std::string lost = insert();
+  db_->stop();
+  db_->restore(copy);
+  db_->start();
+  EXPECT_EQ(db_->query("SELECT COUNT(*) FROM t.c WHERE id = " + kept), "1");
+  EXPECT_EQ(db_->query("SELECT COUNT(*) FROM t.c WHERE id = " + lost), "0");
+  // The counter went back with the copy: the next row gets the lost row's id again.
+  EXPECT_EQ(insert(), lost);
+}
+
+TEST_F(MariadbServerTest, RestoreRefusesARunningServer) {
+  EXPECT_THROW(db_->restore(dir_of(*db_) + "/data"), Error);
+}
+
+TEST_F(MariadbServerTest, LeavesNoProcessAndNoDirectory) {
+  std::string dir;
+  pid_t pid = 0;
+  {
+    MariadbServer other({});
+    dir = dir_of(other);
+    pid = pid_of(other);
+    EXPECT_EQ(other.query("SELECT 1"), "1");
+    EXPECT_EQ(::kill(pid, 0), 0);
+  }
+  EXPECT_FALSE(fs::exists(dir)) << dir;
+  errno = 0;
+  EXPECT_EQ(::kill(pid, 0), -1);
+  EXPECT_EQ(errno, ESRCH);
+}
+
+}  // namespace
+}  // namespace idbench::real

@@ -1,0 +1,204 @@
+// systems.cpp — the registry of real systems (systems.hpp) and starting one: its servers, its
+// adapter's command resolved and its environment filled in.
+#include "real/systems.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+
+#include "generators/errors.hpp"
+
+namespace idbench::real {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kMariadbAdapter = "idbench-mariadb-adapter";
+
+MariadbSettings same(int /*server*/, const MariadbSettings& base) { return base; }
+
+// Flickr's pair: both servers count by 2, one from 1 and one from 2.
+MariadbSettings ticket_pair(int server, const MariadbSettings& base) {
+  MariadbSettings s = base;
+  s.auto_increment_increment = 2;
+  s.auto_increment_offset = server + 1;
+  return s;
+}
+
+external::ExecSpec spec(std::string command, IdTime id_time, IdWidth width, Ordering ordering) {
+  external::ExecSpec e;
+  e.command = std::move(command);
+  e.id_time = id_time;
+  e.width = width;
+  e.ordering = ordering;
+  return e;
+}
+
+RealSystem mariadb(std::string name, std::string summary, std::string scheme,
+                   std::string lower_bound, std::string adapter_args, IdTime id_time,
+                   IdWidth width, Ordering ordering, bool quick) {
+  const bool pair = adapter_args.starts_with("ticket-pair");
+  return RealSystem{std::move(name), std::move(summary), std::move(scheme),
+                    std::move(lower_bound), pair ? 2 : 1, pair ? ticket_pair : same,
+                    spec(fmt::format("{} {}", kMariadbAdapter, adapter_args), id_time, width,
+                         ordering),
+                    quick};
+}
+
+RealSystem adapter(std::string name, std::string summary, std::string scheme, std::string args,
+                   IdTime id_time, IdWidth width, Ordering ordering, bool quick) {
+  return RealSystem{std::move(name), std::move(summary), std::move(scheme), "", 0, same,
+                    spec("idbench-adapter " + args, id_time, width, ordering), quick};
+}
+
+std::vector<RealSystem> make_systems() {
+  constexpr auto b64 = IdWidth::bits64;
+  constexpr auto b128 = IdWidth::bits128;
+  std::vector<RealSystem> s;
+  // MariaDB (Debian's mariadb-server; the version is in describe()), one statement per ID.
+  s.push_back(mariadb("mariadb-auto-increment",
+                      "MariaDB InnoDB AUTO_INCREMENT: INSERT, then LAST_INSERT_ID() "
+                      "(mysql_insert_id), one connection per client",
+                      "AUTO_INCREMENT", "auto-increment", "auto-increment", IdTime::none, b64,
+                      Ordering::monotone_per_stream, true));
+  s.push_back(mariadb("mariadb-sequence", "MariaDB CREATE SEQUENCE, SELECT NEXTVAL(s)", "SEQUENCE",
+                      "auto-increment", "sequence", IdTime::none, b64,
+                      Ordering::monotone_per_stream, false));
+  s.push_back(mariadb("mariadb-uuid", "MariaDB SELECT UUID(): version 1 UUID text", "UUIDv1", "",
+                      "uuid", IdTime::uuid, b128, Ordering::none, false));
+  s.push_back(mariadb("mariadb-uuid-short",
+                      "MariaDB SELECT UUID_SHORT(): server_id<<56 + start-up seconds<<24 + a "
+                      "counter",
+                      "UUID_SHORT", "", "uuid-short", IdTime::none, b64,
+                      Ordering::monotone_per_stream, false));
+  s.push_back(mariadb("mariadb-ticket-pair-myisam",
+                      "Flickr's ticket pair on two MariaDB servers (increment 2, offsets 1 and 2), "
+                      "REPLACE INTO Tickets64 on MyISAM, alternating, failing over",
+                      "Ticket server", "ticket-pair", "ticket-pair --engine myisam", IdTime::none,
+                      b64, Ordering::none, true));
+  s.push_back(mariadb("mariadb-ticket-pair-innodb",
+                      "Flickr's ticket pair as above with the table on InnoDB (deadlocks under "
+                      "concurrent REPLACE INTO; retried and counted)",
+                      "Ticket server", "ticket-pair", "ticket-pair --engine innodb", IdTime::none,
+                      b64, Ordering::none, false));
+  s.push_back(mariadb("mariadb-ticket-update",
+                      "One MariaDB server, one InnoDB row: UPDATE tickets SET id = "
+                      "LAST_INSERT_ID(id + 1), then LAST_INSERT_ID()",
+                      "Ticket server", "ticket-pair", "ticket-update --engine innodb",
+                      IdTime::none, b64, Ordering::monotone_per_stream, false));
+  // Generators nobody here wrote, behind adapters/idbench-adapter (versions: Debian's python3;
+  // the npm packages pinned in adapters/node/package-lock.json).
+  s.push_back(adapter("python-uuid1", "Python 3 uuid.uuid1() (Debian's python3)", "UUIDv1",
+                      "python uuid1", IdTime::uuid, b128, Ordering::none, true));
+  s.push_back(adapter("python-uuid4", "Python 3 uuid.uuid4() (Debian's python3)", "UUIDv4",
+                      "python uuid4", IdTime::none, b128, Ordering::none, false));
+  s.push_back(adapter("node-uuid-v1", "npm uuid v1() on Debian's nodejs", "UUIDv1", "node uuid-v1",
+                      IdTime::uuid, b128, Ordering::none, false));
+  s.push_back(adapter("node-uuid-v6", "npm uuid v6() on Debian's nodejs", "UUIDv6", "node uuid-v6",
+                      IdTime::uuid, b128, Ordering::k_sorted, false));
+  s.push_back(adapter("node-uuid-v7", "npm uuid v7() on Debian's nodejs", "UUIDv7", "node uuid-v7",
+                      IdTime::uuid, b128, Ordering::k_sorted, true));
+  s.push_back(adapter("node-ulid",
+                      "npm ulid monotonicFactory(), as UUID text (top 48 bits Unix ms)", "ULID",
+                      "node ulid", IdTime::uuidv7, b128, Ordering::k_sorted, true));
+  s.push_back(adapter("node-ksuid",
+                      "npm ksuid KSUID.randomSync(), its first 16 of 20 bytes as UUID text "
+                      "(seconds, then random)",
+                      "KSUID", "node ksuid", IdTime::none, b128, Ordering::k_sorted_by_tick,
+                      false));
+  s.push_back(adapter("node-snowflake", "npm @sapphire/snowflake, Discord's epoch and layout",
+                      "Snowflake", "node snowflake", IdTime::layout, b64, Ordering::k_sorted,
+                      false));
+  s.back().exec.layout = "discord";
+  return s;
+}
+
+// The directory of the running binary (every program CMake builds lands in one bin dir).
+std::string binary_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(IDBENCH_BINARY_DIR) : exe.parent_path().string();
+}
+
+std::string command_word(const std::string& word) {
+  if (word.find_first_of(" \t'\"\\") == std::string::npos) return word;
+  std::string q = "\"";
+  for (const char c : word) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + '"';
+}
+
+// The command with its first word made absolute: a program built beside this binary (the
+// MariaDB adapter), else a file in adapters_dir().
+std::string resolve_command(const std::string& command) {
+  const auto space = command.find(' ');
+  const std::string first = command.substr(0, space);
+  const std::string rest = space == std::string::npos ? "" : command.substr(space);
+  std::string path = binary_dir() + "/" + first;
+  if (::access(path.c_str(), X_OK) != 0) path = adapters_dir() + "/" + first;
+  return command_word(path) + rest;
+}
+
+}  // namespace
+
+std::span<const RealSystem> real_systems() {
+  static const std::vector<RealSystem> systems = make_systems();
+  return systems;
+}
+
+const RealSystem* find_real_system(std::string_view name) {
+  for (const RealSystem& s : real_systems()) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+std::string adapters_dir() {
+  if (const char* env = std::getenv("IDBENCH_ADAPTERS"); env && *env) return env;
+  if (fs::is_directory(IDBENCH_SOURCE_ADAPTERS)) return IDBENCH_SOURCE_ADAPTERS;
+  return binary_dir() + "/adapters";
+}
+
+struct RunningSystem::State {
+  const RealSystem& system;
+  std::vector<std::unique_ptr<MariadbServer>> servers;
+};
+
+RunningSystem::RunningSystem(const RealSystem& system, const MariadbSettings& base)
+    : state_(std::make_unique<State>(State{system, {}})) {
+  for (int i = 0; i < system.mariadb_servers; ++i) {
+    state_->servers.push_back(std::make_unique<MariadbServer>(system.server_settings(i, base)));
+  }
+}
+
+RunningSystem::~RunningSystem() = default;
+
+const RealSystem& RunningSystem::system() const { return state_->system; }
+
+external::ExecSpec RunningSystem::exec_spec() const {
+  external::ExecSpec e = state_->system.exec;
+  e.command = resolve_command(e.command);
+  std::string sockets;
+  for (const auto& s : state_->servers) sockets += (sockets.empty() ? "" : ",") + s->socket();
+  if (!sockets.empty()) e.env.push_back(fmt::format("{}={}", kSocketsEnv, sockets));
+  e.env.push_back("IDBENCH_ADAPTERS=" + adapters_dir());
+  return e;
+}
+
+std::vector<MariadbServer*> RunningSystem::servers() {
+  std::vector<MariadbServer*> out;
+  for (const auto& s : state_->servers) out.push_back(s.get());
+  return out;
+}
+
+std::string RunningSystem::describe() {
+  return state_->servers.empty() ? "" : state_->servers.front()->describe();
+}
+
+}  // namespace idbench::real
