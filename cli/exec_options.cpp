@@ -2,6 +2,7 @@
 #include "cli/exec_options.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <iterator>
@@ -11,7 +12,6 @@ namespace {
 
 constexpr Ordering kOrderings[] = {Ordering::k_sorted, Ordering::k_sorted_by_tick,
                                    Ordering::monotone_per_stream, Ordering::none};
-constexpr IdTime kIdTimes[] = {IdTime::layout, IdTime::uuid, IdTime::uuidv7, IdTime::none};
 
 template <class Enum, std::size_t N>
 std::vector<std::string> names_of(const Enum (&values)[N]) {
@@ -29,7 +29,7 @@ CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args) {
       "(README, \"External generators\"); its node id is in $IDBENCH_NODE_ID");
   cmd->add_option("--id-time", args.id_time,
                   "--exec: how its IDs carry time: layout (--layout), uuid (v1/v6/v7), uuidv7, "
-                  "none")
+                  "ulid, ksuid (its first 16 bytes), none")
       ->capture_default_str()
       ->check(CLI::IsMember(names_of(kIdTimes)))
       ->needs(exec);
@@ -59,7 +59,10 @@ external::ExecSpec to_exec_spec(const ExecArgs& args, const std::string& layout)
   external::ExecSpec spec;
   spec.command = args.command;
   const auto id_time = id_time_named(args.id_time);
-  if (!id_time) throw Error(fmt::format("--id-time '{}' is not one of layout, uuid, uuidv7, none", args.id_time));
+  if (!id_time) {
+    throw Error(fmt::format("--id-time '{}' is not one of: {}", args.id_time,
+                            fmt::join(names_of(kIdTimes), ", ")));
+  }
   spec.id_time = *id_time;
   spec.layout = layout;
   if (args.id_bits) spec.width = *args.id_bits == 128 ? IdWidth::bits128 : IdWidth::bits64;

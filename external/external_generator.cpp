@@ -12,8 +12,8 @@ namespace {
 
 IdWidth resolved_width(const ExecSpec& spec) {
   if (spec.width) return *spec.width;
-  const bool uuid = spec.id_time == IdTime::uuid || spec.id_time == IdTime::uuidv7;
-  return uuid ? IdWidth::bits128 : IdWidth::bits64;
+  return spec.id_time == IdTime::none || spec.id_time == IdTime::layout ? IdWidth::bits64
+                                                                        : IdWidth::bits128;
 }
 
 // One thread's program and the IDs of its last answer not yet handed out.
@@ -148,9 +148,9 @@ void check_spec(const ExecSpec& spec) {
     if (width != IdWidth::bits64) throw Error("--id-time layout describes 64-bit IDs, not 128-bit");
     Layout::parse(spec.layout);
   }
-  if ((spec.id_time == IdTime::uuid || spec.id_time == IdTime::uuidv7) &&
+  if (spec.id_time != IdTime::none && spec.id_time != IdTime::layout &&
       width != IdWidth::bits128) {
-    throw Error(fmt::format("--id-time {} describes UUIDs (128-bit), not 64-bit IDs",
+    throw Error(fmt::format("--id-time {} describes 128-bit IDs, not 64-bit",
                             name_of(spec.id_time)));
   }
 }

@@ -101,7 +101,7 @@ class Program {
 
 // A Generator over the program: next() hands out IDs from requests of spec.batch IDs, one
 // Program per calling thread. A ProgramError propagates from next(). width() is spec.width,
-// else 128 for IdTime::uuid/uuidv7 and 64 otherwise.
+// else 64 for IdTime::layout and none, 128 for the others (uuid, uuidv7, ulid, ksuid).
 std::unique_ptr<Generator> make_external(const ExecSpec& spec, const GeneratorOptions& options);
 
 // The description the harness reads: name "exec", family "external", the spec's width,

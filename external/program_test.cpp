@@ -336,6 +336,10 @@ TEST(ExecVariant, DescribesTheProgram) {
   EXPECT_EQ(v.id_time, IdTime::uuid);
   EXPECT_FALSE(v.defaults.chaos || v.defaults.chaos_quick || v.defaults.locality);
 
+  for (IdTime t : {IdTime::uuidv7, IdTime::ulid, IdTime::ksuid}) {
+    s.id_time = t;
+    EXPECT_EQ(exec_variant(s).width, IdWidth::bits128) << name_of(t);
+  }
   s.id_time = IdTime::none;
   EXPECT_EQ(exec_variant(s).width, IdWidth::bits64);
   EXPECT_FALSE(exec_variant(s).time_based);

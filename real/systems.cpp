@@ -104,11 +104,11 @@ std::vector<RealSystem> make_systems() {
                       IdTime::uuid, b128, Ordering::k_sorted, true));
   s.push_back(adapter("node-ulid",
                       "npm ulid monotonicFactory(), as UUID text (top 48 bits Unix ms)", "ULID",
-                      "node ulid", IdTime::uuidv7, b128, Ordering::k_sorted, true));
+                      "node ulid", IdTime::ulid, b128, Ordering::k_sorted, true));
   s.push_back(adapter("node-ksuid",
                       "npm ksuid KSUID.randomSync(), its first 16 of 20 bytes as UUID text "
                       "(seconds, then random)",
-                      "KSUID", "node ksuid", IdTime::none, b128, Ordering::k_sorted_by_tick,
+                      "KSUID", "node ksuid", IdTime::ksuid, b128, Ordering::k_sorted_by_tick,
                       false));
   s.push_back(adapter("node-snowflake", "npm @sapphire/snowflake, Discord's epoch and layout",
                       "Snowflake", "node snowflake", IdTime::layout, b64, Ordering::k_sorted,
