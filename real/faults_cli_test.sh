@@ -34,7 +34,7 @@ fi
 "$idbench" real-chaos --scenario ticket-server-down --out "$work/run.json" >"$work/out" 2>"$work/err" &
 run=$!
 i=0
-until ls "$tmp"/idbench-mariadbd-"$run"-*/mysqld.sock >/dev/null 2>&1 || [ $i -ge 600 ]; do
+until ls "$tmp"/idbench-*-"$run"-*/mysqld.sock >/dev/null 2>&1 || [ $i -ge 600 ]; do
   kill -0 $run 2>/dev/null || break
   sleep 0.1
   i=$((i + 1))
@@ -46,10 +46,13 @@ status=$?
 sleep 0.5
 left=$(ls -d "$tmp"/idbench-*-"$run"-* 2>/dev/null)
 [ -z "$left" ] || fail "SIGINT left directories: $left"
-for p in /proc/[0-9]*; do
-  env=$(tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -F "idbench-mariadbd-$run-" | head -1)
-  cmd=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline")
-  case "$cmd $env" in *"idbench-mariadbd-$run-"*) fail "SIGINT left process ${p#/proc/}: $cmd" ;; esac
+# Any process whose environment or command line names one of this run's directories.
+for f in $(grep -lsE -- "$tmp/idbench-[a-z-]+-$run-" /proc/[0-9]*/environ /proc/[0-9]*/cmdline); do
+  pid=$(echo "$f" | cut -d/ -f3)
+  [ "$pid" = "$$" ] && continue
+  cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
+  case "$cmd" in grep*) continue ;; esac
+  fail "SIGINT left process $pid: $cmd"
 done
 ls "$work"/.run.json.tmp-* >/dev/null 2>&1 && fail "SIGINT left a temp file beside --out"
 
