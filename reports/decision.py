@@ -129,7 +129,8 @@ def _lower_bound(results: Results, shown: str | None, cells: tuple[str, str],
     if ("ids_per_s_1t" not in d or
             results.description.get(shown or "").get("in_process_lower_bound") is not True):
         return cells
-    return tuple(LOWER_BOUND + c for c in cells)
+    speed, tail = cells
+    return LOWER_BOUND + speed, "lower bound: " + tail
 
 
 def _locality_cells(loc: Locality, s: Scheme, shown: str | None, d: dict) -> tuple[str, str]:
