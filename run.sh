@@ -150,7 +150,8 @@ case "$cmd" in
     smoke
     ;;
   bench)
-    ensure_packages "${build_packages[@]}"
+    ensure_packages "${build_packages[@]}" "${engine_packages[@]}"  # the real systems: mariadb
+    ensure_node_adapters  # --full runs every real system, the Node adapters among them
     configure_and_build release
     mkdir -p "$latest"
     [ -x bench/run_bench.sh ] || die "bench/run_bench.sh is missing"

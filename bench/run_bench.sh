@@ -3,12 +3,20 @@
 # Benchmark JSON atomically: to a temp file in the output's directory, renamed when complete,
 # so a failed or interrupted run never leaves a half-written result.
 #
-#   bench/run_bench.sh BIN_DIR OUT_JSON [--full] [-- EXTRA_BENCHMARK_FLAGS...]
+#   bench/run_bench.sh BIN_DIR OUT_JSON [--full] [--no-real] [-- EXTRA_BENCHMARK_FLAGS...]
 #   bench/run_bench.sh build/bin reports/latest/bench.json
 #
 # quick (default): every benchmark once, --benchmark_min_time=0.1 (about a minute on 2 cores).
 # --full: 9 repetitions of every benchmark (what the regression gate's Mann-Whitney U test
 #         needs), --benchmark_min_time=0.3, every repetition kept in the JSON (about 10 min).
+#
+# Then the real systems: `idbench real --system quick` (quick: MariaDB AUTO_INCREMENT and the
+# ticket pair on MyISAM and InnoDB, 1 and 8 clients, 1 and 1,000 IDs per request, flush 1 and
+# 2, 2 s per cell; about 2 min) or `--system all` (--full: every system, 10 s per cell). Its
+# JSON goes into bench.json under the key "real_systems", so the one file carries the in-process
+# lower bounds and the real figures they stand for, from the same run and machine. --no-real
+# skips it. A real-system run that fails still embeds what it measured ("complete": false or
+# cells with an "error"), and the script then exits 1 after writing bench.json.
 #
 # Measure on a quiet machine: the script prints the load average first and warns when other
 # work is running; the JSON context records it too (load_avg, and load_avg_1m in the
@@ -24,11 +32,13 @@ bin_dir=$1
 out=$2
 shift 2
 profile=quick
+real=yes
 extra=()
 while [ $# -gt 0 ]; do
   case $1 in
     --full) profile=full ;;
     --quick) profile=quick ;;
+    --no-real) real=no ;;
     --) shift; extra=("$@"); break ;;
     *) echo "run_bench.sh: unknown argument '$1'" >&2; usage ;;
   esac
@@ -42,6 +52,32 @@ if [ ! -x "$bench" ]; then
 fi
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# embed_real BENCH_JSON REAL_JSON: REAL_JSON's object becomes BENCH_JSON's "real_systems" key
+# (rewritten in place; BENCH_JSON is still the temp file). Nothing is embedded when REAL_JSON
+# holds no JSON object (idbench real refused before it wrote one).
+embed_real() {
+  [ -x /usr/bin/python3 ] || { echo "run_bench.sh: /usr/bin/python3 is missing: the real" \
+    "systems are not embedded in bench.json" >&2; return 1; }
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+with open(sys.argv[1], encoding="utf-8") as f:
+    bench = json.load(f)
+try:
+    with open(sys.argv[2], encoding="utf-8") as f:
+        real = json.load(f)
+except (OSError, ValueError):
+    real = None
+if not isinstance(real, dict):
+    print("run_bench.sh: idbench real wrote no JSON: bench.json carries no real_systems",
+          file=sys.stderr)
+    sys.exit(1)
+bench["real_systems"] = real
+with open(sys.argv[1], "w", encoding="utf-8") as f:
+    json.dump(bench, f, indent=2)
+    f.write("\n")
+PY
+}
 
 case $profile in
   quick) flags=(--benchmark_min_time=0.1) ;;
@@ -58,17 +94,35 @@ fi
 
 mkdir -p "$(dirname "$out")"
 tmp=$(mktemp "$out.tmp.XXXXXX")
-trap 'rm -f "$tmp"' EXIT
+real_tmp=$(mktemp "$out.real.XXXXXX")
+trap 'rm -f "$tmp" "$real_tmp"' EXIT
 "$bench" "${flags[@]}" --benchmark_out="$tmp" --benchmark_out_format=json "${extra[@]}"
 # A complete file ends with the closing brace of the benchmarks list.
 if ! tail -c 16 "$tmp" | grep -q '}'; then
   echo "run_bench.sh: $tmp is incomplete; keeping the previous $out" >&2
   exit 1
 fi
+
+real_status=0
+if [ "$real" = yes ]; then
+  case $profile in quick) systems=quick ;; full) systems=all ;; esac
+  started=$(date +%s)
+  "$bin_dir/idbench" real --system "$systems" --out "$real_tmp" || real_status=$?
+  echo "bench: real systems ($systems) took $(($(date +%s) - started)) s, exit $real_status" >&2
+  embed_real "$tmp" "$real_tmp" || real_status=1
+fi
+
 chmod 0644 "$tmp"  # mktemp creates it 0600
 mv -f "$tmp" "$out"
+rm -f "$real_tmp"
 trap - EXIT
 echo "bench: wrote $out" >&2
 if command -v python3 >/dev/null 2>&1; then
   python3 "$here/bench_table.py" "$out" || true
+fi
+if [ "$real_status" -ne 0 ]; then
+  echo "run_bench.sh: the real-system bench failed (exit $real_status); bench.json keeps what" \
+    "it measured" >&2
+  [ "$real_status" -eq 130 ] && exit 130
+  exit 1
 fi

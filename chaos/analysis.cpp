@@ -303,6 +303,7 @@ Analysis analyse(const RunFacts& facts, const RunRecords& records, std::size_t t
   duplicates_pass(facts, ids.streams, ids.all, a);
   a.ksort_bound_ms = ms(ksort_bound_ns(ids.all));
   timeline_pass(facts, ids.all, std::max<std::size_t>(1, timeline_buckets), a);
+  a.fault_check = check_faults(facts, records);
   return a;
 }
 

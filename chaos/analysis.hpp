@@ -16,6 +16,7 @@
 //                     their true order (Twitter promised k-sorting within 1 s);
 //   ID skew           time embedded in an ID minus the time it should carry (true time plus
 //                     the scenario's base offset: 2016-12-31 for the leap second);
+//   fault check       whether each clock fault reached the program (fault_check.hpp);
 //   timeline          a down-sampled picture for reports: per node and bucket of true time,
 //                     the range of embedded times; refused intervals; duplicates.
 //
@@ -32,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "chaos/fault_check.hpp"
 #include "chaos/interval.hpp"
 #include "chaos/run_records.hpp"
 #include "generators/id.hpp"
@@ -59,6 +61,11 @@ struct NodeFacts {
   std::vector<IncarnationFacts> incarnations;
   std::vector<Interval> paused;  // SIGSTOP → SIGCONT, true ns
   std::vector<Interval> down;    // kill → the restarted process is told to go, true ns
+  std::int64_t clock_offset_ns = 0;  // its faked clock − true time at the start (base, skew)
+  // One per clock event played on this node (step, resume, set_rate; in event order): from
+  // just before the driver wrote the node's new setting to just after. A driver descheduled
+  // between two nodes' writes lands the later one late; the fault check reads these.
+  std::vector<Interval> clock_writes{};
 };
 
 struct LoggedEvent {
@@ -83,6 +90,9 @@ struct RunFacts {
   IdWidth width = IdWidth::bits64;
   IdTime id_time = IdTime::none;  // how an ID carries its time (the variant's description)
   std::optional<Layout> layout;   // decodes IdTime::layout IDs; nullopt for the others
+  // IDs a generator may hand out from one clock reading: an external program's request size
+  // (its IDs come in batches), 1 for a built-in variant (fault_check.hpp).
+  std::uint64_t ids_per_request = 1;
 };
 
 // Which duplicates the configuration promises against (see `expectations_for`).
@@ -166,6 +176,7 @@ struct Analysis {
   std::vector<NodeFigures> nodes;
   Timeline timeline;
   bool self_check_ok = true;  // the checker and the classifier agree on the duplicate count
+  FaultCheck fault_check;
 };
 
 // Computes every figure above from the loaded records (no file access).

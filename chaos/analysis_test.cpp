@@ -176,7 +176,7 @@ TEST(AnalysePasses, RunOnLoadedRecordsWithoutReadingFiles) {
   later.lo = 8;
   later.true_ns = kStart + 60 * kMs;
   RunRecords records;
-  records.nodes = {{IncarnationRecords{{{r, later}}, {-1}, {}}}};
+  records.nodes = {{IncarnationRecords{{{r, later}}, {-1}, {}, {}}}};
   const Analysis a = analyse(f, records, 10);
   EXPECT_EQ(a.ids, 2u);
   EXPECT_EQ(a.nodes[0].first_id_true_ns, kStart + 10 * kMs);

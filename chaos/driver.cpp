@@ -163,7 +163,8 @@ class Run {
     stop_true_ = start_true_ + scenario_.duration_ms * 1'000'000;
     reference_offset_ns_ = reference_offset();
     for (auto& n : nodes_) {
-      n.clock = ClockModel(start_true_, start_true_ + reference_offset_ns_ + skew_ns(n.index));
+      n.facts.clock_offset_ns = reference_offset_ns_ + skew_ns(n.index);
+      n.clock = ClockModel(start_true_, start_true_ + n.facts.clock_offset_ns);
       write_setting(n.timestamp_file, n.clock.setting_for(n.lib_start_true_ns));
       n.facts.incarnations.push_back({cfg_.threads, start_true_, stop_true_, false});
     }
@@ -321,6 +322,8 @@ class Run {
       argv.insert(argv.end(),
                   {"--persist", cfg_.persist_dir, "--reserve-ms", std::to_string(cfg_.reserve_ms)});
     }
+    // IDs without a time cannot show a fault: the node probes its own faked clock instead.
+    if (find_variant(cfg_.variant)->id_time == IdTime::none) argv.emplace_back("--probe");
     const std::string err = stderr_path(n);
     n.proc =
         std::make_unique<ChildProcess>(argv, node_environment(n.timestamp_file, libfaketime_), err);
@@ -407,6 +410,15 @@ class Run {
   }
 
   void apply(const Event& e, LiveNode& n, std::int64_t now) {
+    const std::int64_t write_from = true_ns();
+    apply_event(e, n, now);
+    if (e.kind == EventKind::step || e.kind == EventKind::set_rate ||
+        e.kind == EventKind::resume) {
+      n.facts.clock_writes.push_back({std::min(now, write_from), true_ns()});
+    }
+  }
+
+  void apply_event(const Event& e, LiveNode& n, std::int64_t now) {
     switch (e.kind) {
       case EventKind::step:
         n.clock.step(now, e.step_ms * 1'000'000);

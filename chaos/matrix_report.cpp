@@ -20,7 +20,9 @@ std::string minutes(double seconds) {
 
 const char* word_for(const RunResult& r) {
   if (!r.verdict.passed()) {
-    return r.verdict.summary.starts_with("no evidence") ? "NO EVIDENCE" : "BROKEN";
+    if (r.verdict.summary.starts_with("no evidence")) return "NO EVIDENCE";
+    if (r.verdict.summary.starts_with("fault not")) return "FAULT NOT APPLIED";
+    return "BROKEN";
   }
   return r.analysis.duplicates > 0 ? "caught" : "kept";
 }

@@ -120,11 +120,18 @@ class Node {
     }
     messages_path_ =
         fmt::format("{}/{}", cfg.out_dir, messages_file_name(cfg.node_index, cfg.incarnation));
+    if (cfg.probe) {
+      const std::string path =
+          fmt::format("{}/{}", cfg.out_dir, probe_file_name(cfg.node_index, cfg.incarnation));
+      probe_fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (probe_fd_ < 0) throw IoError(fmt::format("creating {}: {}", path, std::strerror(errno)));
+    }
     period_ns_ = cfg.rate > 0 ? 1e9 * cfg.threads / cfg.rate : 0;
   }
 
   ~Node() {
     for (int fd : fds_) ::close(fd);
+    if (probe_fd_ >= 0) ::close(probe_fd_);
   }
 
   // Starts the writer and the generator threads; they wait for `start_mono_ns`.
@@ -132,6 +139,8 @@ class Node {
     start_ = start_mono_ns;
     stop_ = stop_mono_ns;
     std::thread writer([this] { write_loop(); });
+    std::thread prober;
+    if (probe_fd_ >= 0) prober = std::thread([this] { probe_loop(); });
     std::vector<std::thread> workers;
     for (unsigned t = 0; t < cfg_.threads; ++t) {
       workers.emplace_back([this, t] { issue_loop(*threads_[t]); });
@@ -149,6 +158,7 @@ class Node {
     }
     stop_writer_.store(true, std::memory_order_release);
     writer.join();
+    if (prober.joinable()) prober.join();
     write_done_file();
     if (!all_done) {
       std::fflush(nullptr);
@@ -203,6 +213,25 @@ class Node {
     }
     // Release pairs with the acquire in run() and write_loop(): every push happens-before.
     s.done.store(true, std::memory_order_release);
+  }
+
+  // Every ms from start to stop: the faked clock through libc (libfaketime), the true time on
+  // both sides of it. One write per sample, so a kill -9 loses at most the last.
+  void probe_loop() {
+    try {
+      const auto clock = wall_clock();
+      for (std::int64_t due = start_; due < stop_; due += 1'000'000) {
+        while (!sleep_until_mono(due)) {
+        }
+        const std::int64_t t1 = true_ns();
+        const std::int64_t fake = clock->wall_ns();
+        const std::int64_t t2 = true_ns();
+        const ProbeSample p{t1 + (t2 - t1) / 2, fake};
+        write_all(probe_fd_, &p, sizeof p, "probe");
+      }
+    } catch (const std::exception& e) {
+      fatal(3, e.what());
+    }
   }
 
   void note_first_message(RefusalKind kind, const char* what) {
@@ -269,6 +298,7 @@ class Node {
   std::unique_ptr<Generator> gen_;
   std::vector<std::unique_ptr<ThreadState>> threads_;
   std::vector<int> fds_;
+  int probe_fd_ = -1;
   std::string messages_path_;
   std::mutex messages_mu_;
   std::array<std::atomic<bool>, kRefusalKinds> seen_{};

@@ -20,6 +20,11 @@
 // drains the queues into one file per thread every millisecond (record.hpp). Refusals are
 // records too: nothing a generator does is dropped.
 //
+// Probe: when the IDs carry no time (`probe`), one more thread reads the node's own faked
+// clock through libc every millisecond, with the true time beside it, into
+// node-<k>.inc-<i>.probe (record.hpp): the fault check's evidence that each clock fault
+// reached this process's environment (fault_check.hpp).
+//
 // Thread safety: run_node is the body of a process; call it once.
 #pragma once
 
@@ -40,6 +45,7 @@ struct NodeConfig {
   std::string out_dir;
   std::string persist_dir;  // empty: no high-water mark
   std::int64_t reserve_ms = 1000;
+  bool probe = false;  // read the faked clock every ms (see above)
 };
 
 // Runs the protocol above. Returns the process exit status: 0 after a clean stop, 2 when the

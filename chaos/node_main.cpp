@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   app.add_option("--out-dir", cfg.out_dir, "run directory for the records");
   app.add_option("--persist", cfg.persist_dir, "high-water mark directory");
   app.add_option("--reserve-ms", cfg.reserve_ms, "reservation ahead of the clock");
+  app.add_flag("--probe", cfg.probe, "read the faked clock every ms into a .probe file");
   CLI11_PARSE(app, argc, argv);
   if (sweep) {
     const int shm = idbench::chaos::sweep_stale_faketime_shm();

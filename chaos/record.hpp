@@ -6,6 +6,8 @@
 //   node-<k>.inc-<i>.messages         the first message of each refusal kind, "kind<TAB>text"
 //   node-<k>.inc-<i>.done             written at a clean stop: one line per thread,
 //                                     "thread <t> records <n> stuck_since_true_ns <ns|-1>"
+//   node-<k>.inc-<i>.probe            ProbeSamples, only when the IDs carry no time: the
+//                                     node's own faked clock read every ms (fault_check.hpp)
 // `k` is the node's index in the run (0..K-1), not its node id: two nodes may share a node id
 // (the worker-collision scenario). An incarnation is one process lifetime; a restarted node
 // writes incarnation i+1. A killed incarnation has no .done file; what its writer had written
@@ -66,11 +68,22 @@ struct Record {
 };
 static_assert(sizeof(Record) == 32, "the on-disk format is 32 bytes a record");
 
+// One reading of the node's faked clock (through libc, so through libfaketime) with the true
+// time beside it; 16 bytes on disk.
+struct ProbeSample {
+  std::int64_t true_ns = 0;
+  std::int64_t fake_ns = 0;
+};
+static_assert(sizeof(ProbeSample) == 16, "the on-disk probe format is 16 bytes a sample");
+
 inline std::string record_file_name(int node, int incarnation, int thread) {
   return fmt::format("node-{}.inc-{}.thread-{}.rec", node, incarnation, thread);
 }
 inline std::string messages_file_name(int node, int incarnation) {
   return fmt::format("node-{}.inc-{}.messages", node, incarnation);
+}
+inline std::string probe_file_name(int node, int incarnation) {
+  return fmt::format("node-{}.inc-{}.probe", node, incarnation);
 }
 inline std::string done_file_name(int node, int incarnation) {
   return fmt::format("node-{}.inc-{}.done", node, incarnation);

@@ -70,6 +70,23 @@ json timeline_json(const RunResult& r) {
   return out;
 }
 
+json fault_check_json(const RunResult& r) {
+  const FaultCheck& c = r.analysis.fault_check;
+  json faults = json::array();
+  for (const auto& f : c.faults) {
+    faults.push_back(
+        {{"node", f.node},
+         {"at_ms", round1(static_cast<double>(f.at_true_ns - r.start_true_ns) / 1e6)},
+         {"what", f.what},
+         {"kind", f.kind},
+         {"expected_ms", round1(f.expected_ms)},
+         {"observed_ms", f.observed_ms ? json(round1(*f.observed_ms)) : json(nullptr)},
+         {"outcome", outcome_name(f.outcome)},
+         {"how", f.how}});
+  }
+  return {{"method", c.method}, {"applied", r.verdict.fault_applied}, {"faults", faults}};
+}
+
 }  // namespace
 
 json context_json() {
@@ -110,6 +127,7 @@ json to_json(const RunResult& r, bool with_timeline) {
   j["ksort_bound_ms"] = round3(a.ksort_bound_ms);
   j["promise_kept"] = r.verdict.promise_kept;
   j["evidence"] = r.verdict.evidence;
+  j["fault_check"] = fault_check_json(r);
   j["verdict"] = r.verdict.summary;
   j["promise"] = r.verdict.promise.text();
   j["duplicates_expected"] = r.verdict.duplicates_expected;
@@ -205,6 +223,13 @@ std::string to_text(const RunResult& r) {
     out += fmt::format("  duplicate {} at{}\n", ex.id, places);
   }
   for (const auto& f : r.verdict.findings) out += "  " + f + "\n";
+  const FaultCheck& fc = a.fault_check;
+  if (!fc.faults.empty()) {
+    std::size_t applied = 0;
+    for (const auto& f : fc.faults) applied += f.outcome == FaultOutcome::applied ? 1 : 0;
+    out += fmt::format("  fault check ({}): {} of {} clock faults applied{}\n", fc.method, applied,
+                       fc.faults.size(), r.verdict.fault_applied ? "" : " — FAULT NOT APPLIED");
+  }
   out += fmt::format("  promise: {}\n", r.verdict.promise.text());
   return out;
 }

@@ -12,18 +12,20 @@
 namespace idbench::chaos {
 namespace {
 
-std::vector<Record> read_records(const std::string& path) {
+// Fixed-size entries (Record, ProbeSample) of one file.
+template <class T>
+std::vector<T> read_fixed(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return {};  // a node killed before it created the file issued nothing
   std::fseek(f, 0, SEEK_END);
   const long bytes = std::ftell(f);
   std::fseek(f, 0, SEEK_SET);
-  // A kill -9 can cut the last write short: keep the whole records, count the rest as lost.
-  std::vector<Record> records(bytes > 0 ? static_cast<std::size_t>(bytes) / sizeof(Record) : 0);
-  const std::size_t got = std::fread(records.data(), sizeof(Record), records.size(), f);
+  // A kill -9 can cut the last write short: keep the whole entries, count the rest as lost.
+  std::vector<T> entries(bytes > 0 ? static_cast<std::size_t>(bytes) / sizeof(T) : 0);
+  const std::size_t got = std::fread(entries.data(), sizeof(T), entries.size(), f);
   std::fclose(f);
-  records.resize(got);
-  return records;
+  entries.resize(got);
+  return entries;
 }
 
 // Per thread: what the .done file says; every thread -1 when the incarnation was killed.
@@ -66,10 +68,11 @@ RunRecords load_run_records(const RunFacts& facts) {
       const unsigned threads = facts.nodes[k].incarnations[i].threads;
       IncarnationRecords& r = incarnations.emplace_back();
       for (unsigned t = 0; t < threads; ++t) {
-        r.threads.push_back(read_records(in_dir(record_file_name(node, inc, static_cast<int>(t)))));
+        r.threads.push_back(read_fixed<Record>(in_dir(record_file_name(node, inc, static_cast<int>(t)))));
       }
       r.stuck_since_true_ns = read_done(in_dir(done_file_name(node, inc)), threads);
       r.messages = read_messages(in_dir(messages_file_name(node, inc)));
+      r.probe = read_fixed<ProbeSample>(in_dir(probe_file_name(node, inc)));
     }
   }
   return out;

@@ -27,6 +27,7 @@ struct IncarnationRecords {
   std::vector<std::vector<Record>> threads;       // per thread, in call order
   std::vector<std::int64_t> stuck_since_true_ns;  // per thread: -1, or still in next() since
   std::map<std::string, std::string> messages;    // refusal kind → first message
+  std::vector<ProbeSample> probe;                 // empty unless the node probed its clock
 };
 
 struct RunRecords {

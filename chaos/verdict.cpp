@@ -90,7 +90,31 @@ std::string expected_because(const VerdictSetup& s, const Promise& p) {
   return why;
 }
 
+std::string fault_line(const FaultVerification& f, std::int64_t start_true_ns) {
+  const std::string observed =
+      f.observed_ms ? fmt::format("{:+.1f} ms", *f.observed_ms) : std::string("nothing");
+  const std::string expected = f.kind == "base" ? "the faked clock's offset" : "a change of";
+  return fmt::format("node {} at +{:.2f} s ({}): expected {} {:+.1f} ms, the {} showed {} ({})",
+                     f.node, static_cast<double>(f.at_true_ns - start_true_ns) / 1e9, f.what,
+                     expected, f.expected_ms, f.how == "probe" ? "probe" : "IDs", observed,
+                     f.how);
+}
+
 }  // namespace
+
+std::vector<std::string> fault_gaps(const FaultCheck& check, std::int64_t start_true_ns) {
+  std::vector<std::string> gaps;
+  for (const FaultOutcome o : {FaultOutcome::not_applied, FaultOutcome::unverified}) {
+    for (const FaultVerification& f : check.faults) {
+      if (f.outcome != o) continue;
+      gaps.push_back(fmt::format("fault {}: {}", o == FaultOutcome::not_applied
+                                                     ? "not applied"
+                                                     : "not verified",
+                                 fault_line(f, start_true_ns)));
+    }
+  }
+  return gaps;
+}
 
 std::vector<std::string> evidence_gaps(const Analysis& a, const VerdictSetup& setup) {
   std::vector<std::string> gaps;
@@ -126,11 +150,15 @@ Verdict judge(const Analysis& a, const VerdictSetup& setup) {
   v.promise_kept = broken == 0 && a.wrapped_ids == 0 && exhausted_right && a.self_check_ok;
   const std::vector<std::string> gaps = evidence_gaps(a, setup);
   v.evidence = gaps.empty();
+  const std::vector<std::string> unfaulted = fault_gaps(a.fault_check, setup.start_true_ns);
+  v.fault_applied = unfaulted.empty();
   const std::string why = expected_because(setup, v.promise);
   v.duplicates_expected = !why.empty();
   v.caught = a.duplicates > 0;
   if (!v.promise_kept) {
     v.summary = v.findings.empty() ? "BROKEN" : v.findings.front();
+  } else if (!v.fault_applied) {
+    v.summary = unfaulted.front();
   } else if (!v.evidence) {
     v.summary = fmt::format("no evidence: {}", gaps.front());
   } else if (a.duplicates > 0) {
@@ -143,7 +171,8 @@ Verdict judge(const Analysis& a, const VerdictSetup& setup) {
     v.summary = "kept: 0 duplicates";
   }
   for (const auto& g : gaps) v.findings.push_back("no evidence: " + g);
-  if (!v.evidence) v.promise_kept = false;
+  for (const auto& g : unfaulted) v.findings.push_back(g);
+  if (!v.evidence || !v.fault_applied) v.promise_kept = false;
   return v;
 }
 

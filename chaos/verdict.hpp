@@ -11,6 +11,10 @@
 // one after it. A run without (a generator refusing for the whole run, a time scale so small
 // that nothing was issued) is "no evidence" and fails: 0 duplicates from 0 IDs proves nothing.
 //
+// Fault verification (fault_check.hpp): a clock fault that did not reach the program (a
+// statically linked binary reading the clock by raw syscall) is "fault not applied", and one
+// the run could not verify is "fault not verified"; both fail, and neither is ever "kept".
+//
 // Thread safety: pure functions.
 #pragma once
 
@@ -49,17 +53,22 @@ struct Verdict {
   Promise promise;
   bool promise_kept = true;  // false when broken, and when there is no evidence
   bool evidence = true;      // every node issued IDs before and after every fault
+  bool fault_applied = true;  // every clock fault verified as reaching the program
   // Duplicates are possible here for a reason outside the promise (unsafe after a step back,
   // a restart without a persisted mark, two nodes with one node id).
   bool duplicates_expected = false;
   bool caught = false;                // duplicates occurred and were found
   std::vector<std::string> findings;  // one line each: what was kept, broken, caught, missing
   std::string summary;
-  bool passed() const { return promise_kept && evidence; }
+  bool passed() const { return promise_kept && evidence && fault_applied; }
 };
 
 // Decides the verdict from the analysis.
 Verdict judge(const Analysis& a, const VerdictSetup& setup);
+
+// Why the clock faults are not shown to have reached the program, one line each, starting
+// "fault not applied: " or "fault not verified: "; empty when every fault was verified.
+std::vector<std::string> fault_gaps(const FaultCheck& check, std::int64_t start_true_ns);
 
 // Why the run is no evidence, one line each ("node 1 issued no ID"); empty when it is.
 std::vector<std::string> evidence_gaps(const Analysis& a, const VerdictSetup& setup);

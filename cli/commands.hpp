@@ -23,5 +23,6 @@ void add_decode_command(CLI::App& app);
 void add_generate_command(CLI::App& app);
 void add_check_command(CLI::App& app);
 void add_locality_command(CLI::App& app);
+void add_real_command(CLI::App& app);
 
 }  // namespace idbench::cli

@@ -84,7 +84,7 @@ std::vector<RealSystem> make_systems() {
                       "Flickr's ticket pair as above with the table on InnoDB (deadlocks under "
                       "concurrent REPLACE INTO; retried and counted)",
                       "Ticket server", "ticket-pair", "ticket-pair --engine innodb", IdTime::none,
-                      b64, Ordering::none, false));
+                      b64, Ordering::none, true));
   s.push_back(mariadb("mariadb-ticket-update",
                       "One MariaDB server, one InnoDB row: UPDATE tickets SET id = "
                       "LAST_INSERT_ID(id + 1), then LAST_INSERT_ID()",

@@ -1,7 +1,8 @@
 """content.py — what the report says, independent of how it is written out.
 
 `build_report(results)` turns the loaded results (inputs.py) into a Report (document.py): one
-section per builder below (this run, the decision table, bench, locality, chaos), plus the
+section per builder below (this run, the decision table, bench, real systems, locality, chaos),
+plus the
 machine-readable summary. render.py writes the same Report as HTML (figures inline as SVG) and
 as Markdown (tables only), so the two files cannot disagree. A section whose input is missing
 says so in one sentence and moves on.
@@ -17,7 +18,8 @@ from typing import Any, Callable
 import units as u
 from decision import decision_table
 from document import BAD, GOOD, WARN, Figure, Report, Section, Table  # noqa: F401 (re-exported)
-from inputs import Bench, Chaos, Locality, Results, locality_generator, number
+from inputs import Bench, Chaos, Locality, Real, Results, locality_generator, number
+from real_systems import durability_text, real_table
 
 # The chaos scenarios drawn as timelines (issue 6).
 TIMELINE_SCENARIOS = ("ntp-step-back", "leap-second")
@@ -438,6 +440,36 @@ def bench_section(b: Bench, figures: Figures, summary: dict) -> Section:
     return s
 
 
+def real_section(real: Real, summary: dict) -> Section:
+    s = Section("real", "Real systems: round trips to real generators (bench.json real_systems)")
+    if not real.present:
+        s.p("Not measured: bench.json carries no real_systems (./run.sh bench runs idbench real "
+            "--system quick; idbench real --system all runs every system).")
+        return s
+    cfg = real.config
+    s.p(f"{len(real.cells)} cells"
+        + (" (complete)" if real.complete else " (partial)" if real.complete is False else "")
+        + (f", {cfg.get('seconds')} s each after a {cfg.get('warmup_s')} s warm-up" if cfg else "")
+        + ". Each client thread runs its own adapter process with its own database connection; "
+          "IDs/s counts the IDs of the requests that started in the measuring window. These are "
+          "the figures the decision table shows beside the in-process lower bounds.")
+    servers = {}
+    for c in real.cells:
+        if c.get("server"):
+            servers.setdefault(f"{c.get('system')} ({durability_text(c)})", str(c["server"]))
+    if servers:
+        s.p("Servers, as they reported their settings:")
+        s.ul([f"{k}: {v}" for k, v in servers.items()])
+    s.table(real_table(real))
+    summary["real_systems"] = {
+        "complete": real.complete,
+        "cells": [{k: c.get(k) for k in ("system", "scheme", "durability", "server", "clients",
+                                         "request_size", "ids_per_s", "ids_per_s_per_client",
+                                         "requests", "latency_ns", "adapter_counters", "error")}
+                  for c in real.cells]}
+    return s
+
+
 def locality_section(loc: Locality, figures: Figures, summary: dict) -> Section:
     s = Section("locality", "Insert locality in a clustered B+tree (locality.json)")
     if not loc.present:
@@ -544,6 +576,7 @@ def build_report(results: Results, charts_module=None, now: dt.datetime | None =
     figures = Figures(charts_module, no_charts_reason)
     sections = [run_section(results, summary), decision_section(results, summary),
                 bench_section(results.bench, figures, summary),
+                real_section(results.bench.real, summary),
                 locality_section(results.locality, figures, summary),
                 chaos_section(results.chaos, figures, summary)]
     report = Report("idbench report", summary["generated_utc"], results.directory, sections,

@@ -16,6 +16,7 @@ from typing import Any
 import units as u
 from document import BAD, Table
 from inputs import Bench, Chaos, Locality, Results, locality_generator, locality_variants, number
+from real_systems import real_schemes, scheme_cell
 
 
 @dataclass(frozen=True)
@@ -33,13 +34,15 @@ class SchemeWords:
 BRIEF = {
     "AUTO_INCREMENT": SchemeWords(
         "yes", "database", "very low", "one database is enough",
-        "measured in process (one shared atomic): the real scheme adds a database round trip per "
-        "ID"),
+        "the IDs/s and p99 columns are an in-process lower bound (one shared atomic, no round "
+        "trip); the real-system column is the scheme itself, MariaDB's AUTO_INCREMENT, one round "
+        "trip per request"),
     "UUIDv4": SchemeWords("no", "application", "low", "no order needed, must be unguessable"),
     "ticket server": SchemeWords(
         "yes*", "database", "medium (two servers)", "short numeric ids, many app servers",
-        "measured in process (two counters, odd and even): the real scheme adds a network round "
-        "trip per ID; * unique, but the two streams drift apart in time"),
+        "the IDs/s and p99 columns are an in-process lower bound (two counters, odd and even, no "
+        "round trip); the real-system column is Flickr's scheme on two MariaDB servers, one round "
+        "trip per request; * unique, but the two streams drift apart in time"),
     "Snowflake": SchemeWords("yes (k-sorted)", "application", "high (worker ids, clocks)",
                              "millions of ids/s"),
     "UUIDv7": SchemeWords("yes (k-sorted)", "application", "low (a library)",
@@ -48,6 +51,7 @@ BRIEF = {
 NOT_IN_THE_BRIEF = SchemeWords(u.DASH, u.DASH, u.DASH, "not in the brief's table")
 
 PREFERRED_LAYOUT = "twitter"  # the layout whose figures the table shows, when it ran
+LOWER_BOUND = "in-process lower bound (no round trip): "  # before a lower bound's figures
 
 
 @dataclass(frozen=True)
@@ -59,7 +63,7 @@ class Scheme:
 
 def schemes(results: Results) -> list[Scheme]:
     """The brief's schemes, then the description's other schemes that were measured, then each
-    measured variant that belongs to no scheme."""
+    measured variant that belongs to no scheme, then the schemes only real systems measured."""
     by_scheme = results.description.schemes()
     measured = dict.fromkeys(results.bench.variants("generate")
                              + locality_variants(results.locality))
@@ -68,6 +72,9 @@ def schemes(results: Results) -> list[Scheme]:
             if name not in BRIEF and any(v in measured for v in vs)]
     grouped = {v for vs in by_scheme.values() for v in vs}
     out += [Scheme(f"({v})", (v,), NOT_IN_THE_BRIEF) for v in measured if v not in grouped]
+    known = {s.name.lower() for s in out}
+    out += [Scheme(name, (), NOT_IN_THE_BRIEF) for name in real_schemes(results.bench.real)
+            if name.lower() not in known]
     return out
 
 
@@ -113,6 +120,16 @@ def _speed_cells(b: Bench, shown: str | None, layout: str | None, d: dict) -> tu
     speed = f"{u.si(ids1)} · {u.si(ids2)}" + (f" (cap ratio {u.ratio(cap1)} at 1)"
                                                if cap1 is not None else "")
     return speed, f"{u.duration_ns(p99)} · {u.duration_ns(p999)}"
+
+
+def _lower_bound(results: Results, shown: str | None, cells: tuple[str, str],
+                 d: dict) -> tuple[str, str]:
+    """A variant that stands in for a system paying a round trip per ID says so in its cells
+    (when they hold its figures)."""
+    if ("ids_per_s_1t" not in d or
+            results.description.get(shown or "").get("in_process_lower_bound") is not True):
+        return cells
+    return tuple(LOWER_BOUND + c for c in cells)
 
 
 def _locality_cells(loc: Locality, s: Scheme, shown: str | None, d: dict) -> tuple[str, str]:
@@ -182,7 +199,8 @@ def _clock_cell(results: Results, s: Scheme, shown: str | None, chaos: dict) -> 
 def _row(results: Results, s: Scheme, layout: str | None) -> tuple[list, dict]:
     shown = _shown_variant(results, s, layout)
     d: dict[str, Any] = {"scheme": s.name, "variants": list(s.variants), "shown": shown}
-    speed, tail = _speed_cells(results.bench, shown, layout, d)
+    speed, tail = _lower_bound(results, shown, _speed_cells(results.bench, shown, layout, d), d)
+    real = scheme_cell(results.bench.real, s.name, s.variants, d)
     fill, locality = _locality_cells(results.locality, s, shown, d)
     timed = any(v in {c.get("variant") for c in results.chaos.ran()} for v in s.variants)
     chaos = d["chaos"] = scheme_chaos(results.chaos, s.variants) if timed else {}
@@ -192,7 +210,10 @@ def _row(results: Results, s: Scheme, layout: str | None) -> tuple[list, dict]:
     name = s.name + (f" ({shown})" if shown and (len(s.variants) > 1 or shown != s.variants[0])
                      else "")
     return [name, sortable, s.words.made_where, s.words.ops_burden, s.words.pick_when, speed,
-            tail, fill, locality, _clock_cell(results, s, shown, chaos)], d
+            tail, real, fill, locality, _clock_cell(results, s, shown, chaos)], d
+
+
+REAL_COLUMN = "real system, 1 ID/request: IDs/s per client · at T clients, p99 round trip"
 
 
 def decision_table(results: Results) -> tuple[Table, list[dict], list[str]]:
@@ -207,8 +228,13 @@ def decision_table(results: Results) -> tuple[Table, list[dict], list[str]]:
             notes.append(f"{s.name}: {s.words.note}.")
     t = Table(["scheme (variant)", "sortable", "made where", "ops burden", "pick when",
                f"IDs/s 1 · 2 threads ({layout or '?'})", "p99 · p99.9, 2 threads",
-               "leaf fill 1 · 8 writers", "splits/1k · pool miss, 8 writers", "clock faults"],
-              rows, align="llllllllll",
+               REAL_COLUMN, "leaf fill 1 · 8 writers", "splits/1k · pool miss, 8 writers",
+               "clock faults"],
+              rows, align="lllllllllll",
               caption="The seeds' decision table (BRIEF §7), each row with this run's numbers. "
-                      "Where a scheme has several variants, the fastest at 2 threads is shown.")
+                      "Where a scheme has several variants, the fastest at 2 threads is shown. "
+                      "The real-system column is the scheme running for real (idbench real): "
+                      "requests of 1 ID, each client thread with its own adapter and connection, "
+                      "at the stated durability; beside it, a variant marked 'in-process lower "
+                      "bound' is the same scheme as atomics inside the process.")
     return t, data, notes

@@ -2,7 +2,8 @@
 
 A results directory (reports/latest/ by default) holds up to three files:
 
-    bench.json     Google Benchmark JSON from build/bin/idbench-bench (bench/run_bench.sh)
+    bench.json     Google Benchmark JSON from build/bin/idbench-bench (bench/run_bench.sh), with
+                   the real-system bench (`idbench real`) under the key "real_systems"
     locality.json  {"context", "complete", "matrix": [...], "validation": {...} | null}
                    (idbench locality --matrix)
     chaos.json     {"context", "config", "complete", "cells": [...], ...} (chaos/run_chaos.sh)
@@ -184,6 +185,7 @@ class Bench:
     runs: dict[str, BenchRun] = field(default_factory=dict)  # by name, in file order
     problems: list[str] = field(default_factory=list)
     unrecognised: list[str] = field(default_factory=list)
+    real: "Real" = field(default_factory=lambda: Real())
 
     def find(self, kind: str, variant: str, layout: str | None, threads: int) -> BenchRun | None:
         for r in self.runs.values():
@@ -247,6 +249,8 @@ def load_bench(doc: Any) -> Bench:
     if not isinstance(doc, dict):
         b.problems.append("bench.json is not a JSON object: nothing read")
         return b
+    b.real = load_real(doc.get(REAL_KEY)) if REAL_KEY in doc else Real(problems=[REAL_ABSENT])
+    b.problems += b.real.problems
     ctx = doc.get("context")
     if isinstance(ctx, dict):
         b.context = ctx
@@ -291,6 +295,63 @@ def load_bench(doc: Any) -> Bench:
     if not b.runs:
         b.problems.append("bench.json holds no generate/, load/ or baseline/ benchmarks")
     return b
+
+
+# ---------------------------------------------------------------------------------------------
+# bench.json's "real_systems": the real-system bench (bench/real/results_json.hpp)
+
+REAL_KEY = "real_systems"
+REAL_ABSENT = ("bench.json carries no real_systems: the real systems (MariaDB AUTO_INCREMENT, "
+               "the ticket pair) were not measured (./run.sh bench runs idbench real --system "
+               "quick)")
+# The fields every measured cell has; a cell without one of them is reported, not guessed.
+REAL_CELL_FIELDS = ("system", "scheme", "clients", "request_size", "ids_per_s",
+                    "ids_per_s_per_client", "latency_ns", "durability", "error")
+
+
+@dataclass
+class Real:
+    """`idbench real`'s record: one cell per (system, durability, clients, request size)."""
+
+    present: bool = False
+    complete: bool | None = None
+    run_context: dict | None = None
+    config: dict = field(default_factory=dict)
+    systems: list[dict] = field(default_factory=list)
+    cells: list[dict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def measured(self) -> list[dict]:
+        """Cells that measured something (no error, IDs/s known)."""
+        return [c for c in self.cells if not c.get("error") and number(c.get("ids_per_s"))]
+
+
+def load_real(doc: Any) -> Real:
+    r = Real(present=True)
+    if not isinstance(doc, dict):
+        r.problems.append("bench.json's real_systems is not a JSON object: nothing read")
+        return r
+    r.run_context = run_context_of(doc.get("context"))
+    r.complete = doc.get("complete") if isinstance(doc.get("complete"), bool) else None
+    if isinstance(doc.get("config"), dict):
+        r.config = doc["config"]
+    r.systems = [s for s in doc.get("systems") or [] if isinstance(s, dict)]
+    cells = doc.get("cells")
+    if not isinstance(cells, list):
+        r.problems.append("bench.json's real_systems has no 'cells' list: nothing to show")
+        return r
+    r.cells = [c for c in cells if isinstance(c, dict)]
+    if r.complete is False:
+        r.problems.append(f"the real-system bench is partial: {len(r.cells)} of "
+                          f"{doc.get('planned', '?')} cells ran (complete: false)")
+    failed = [c for c in r.cells if c.get("error")]
+    if failed:
+        r.problems.append(f"{len(failed)} real-system cell{'s' if len(failed) != 1 else ''} "
+                          "failed (their errors are in the Real systems section)")
+    lacking = sorted({k for c in r.cells for k in REAL_CELL_FIELDS if k not in c})
+    if lacking:
+        r.problems.append("some real-system cells lack " + ", ".join(lacking) + ": shown as '–'")
+    return r
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# real_cli_test.sh IDBENCH — end-to-end checks of `idbench real --exec` with sh fakes of the line
+# protocol: the JSON, exit codes, one-line messages, a failing program keeps what was measured,
+# SIGINT leaves no program behind and keeps the JSON ("complete": false).
+set -u
+idbench=$1
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; cat "$tmp/err" 2>/dev/null; failures=$((failures + 1)); }
+expect() {  # expect CODE "description" command...
+  local want=$1 what=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" -ne "$want" ]; then fail "$what: exit $got, want $want"; else echo "ok: $what"; fi
+}
+expect_err() {  # expect_err "fixed text" "description": the last stderr is that one line
+  if ! grep -qF -- "$1" "$tmp/err"; then fail "$2: no '$1' on stderr"
+  elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then fail "$2: stderr is not one line"; fi
+}
+json() {  # json FILE 'python expression over j' — prints it
+  "$py" -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
+}
+
+cat >"$tmp/counter.sh" <<'SH'
+i=0
+while read n; do
+  j=0
+  while [ "$j" -lt "$n" ]; do i=$((i + 1)); echo "$i"; j=$((j + 1)); done
+done
+echo "fake: retries=1 deadlocks=0 failovers=0" >&2
+SH
+cat >"$tmp/dies.sh" <<'SH'
+k=0
+while read n; do
+  k=$((k + 1))
+  [ "$k" -gt 3 ] && exit 0
+  j=0; while [ "$j" -lt "$n" ]; do echo "$k$j"; j=$((j + 1)); done
+done
+SH
+
+r=(--seconds 0.2 --warmup 0.05)
+expect 0 "bench a program" "$idbench" real --exec "sh $tmp/counter.sh" --clients 1,2 \
+  --requests 1,10 "${r[@]}" --out "$tmp/ok.json"
+[ "$(json "$tmp/ok.json" 'j["complete"]')" = True ] || fail "complete run says complete"
+[ "$(json "$tmp/ok.json" 'len(j["cells"])')" = 4 ] || fail "4 cells (2 client counts x 2 sizes)"
+[ "$(json "$tmp/ok.json" '[(c["clients"], c["request_size"]) for c in j["cells"]]')" = \
+  "[(1, 1), (1, 10), (2, 1), (2, 10)]" ] || fail "cells in plan order"
+[ "$(json "$tmp/ok.json" 'all(c["ids_per_s"] > 0 and c["error"] is None for c in j["cells"])')" = True ] ||
+  fail "every cell measured IDs"
+[ "$(json "$tmp/ok.json" 'j["cells"][3]["adapter_counters"]["retries"]')" = 2 ] ||
+  fail "the counter line, summed over 2 clients"
+grep -q 'real: \[4/4\]' "$tmp/err" || fail "progress names i/N"
+grep -q 'left)' "$tmp/err" || fail "progress says the time left"
+
+expect 2 "a program that fails" "$idbench" real --exec "sh $tmp/dies.sh" --clients 1 \
+  --requests 1,5 --seconds 2 --warmup 0 --out "$tmp/dies.json"
+[ "$(json "$tmp/dies.json" 'len(j["cells"]) == 2 and j["errors"] == 2')" = True ] ||
+  fail "both cells ran and recorded their error"
+[ "$(json "$tmp/dies.json" 'j["cells"][0]["requests"]')" = 3 ] || fail "the 3 good answers kept"
+json "$tmp/dies.json" 'j["cells"][0]["error"]' | grep -q dies.sh || fail "the error names the program"
+
+expect 2 "no system or program" "$idbench" real --out "$tmp/x.json"
+expect_err "needs --system" "says what is missing"
+expect 2 "unknown system" "$idbench" real --system bogus
+expect_err "unknown system 'bogus'" "names the word"
+expect 2 "an unknown system in a list" "$idbench" real --system quick,bogus --out "$tmp/x.json"
+expect_err "unknown system 'bogus'" "names the word in the list"
+expect 2 "an empty word in a list" "$idbench" real --system quick, --out "$tmp/x.json"
+expect_err "unknown system ''" "names the empty word"
+expect 2 "--clients 0" "$idbench" real --exec "sh $tmp/counter.sh" --clients 0
+expect 2 "--requests 0" "$idbench" real --exec "sh $tmp/counter.sh" --requests 1,0
+expect 2 "--seconds 0" "$idbench" real --exec "sh $tmp/counter.sh" --seconds 0
+expect 2 "unbalanced quote" "$idbench" real --exec "sh '$tmp/counter.sh"
+expect 2 "--system with --exec" "$idbench" real --system quick --exec "sh $tmp/counter.sh"
+[ ! -e "$tmp/x.json" ] || fail "a refused run wrote its file"
+
+# SIGINT in the middle of the second cell: exit 130, the first cell kept, no program left.
+"$idbench" real --exec "sh $tmp/counter.sh" --clients 2 --requests 1,1 --seconds 1.5 \
+  --warmup 0 --out "$tmp/int.json" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 100); do
+  [ -e "$tmp/int.json" ] && [ "$(json "$tmp/int.json" 'len(j["cells"])' 2>/dev/null)" = 1 ] && break
+  sleep 0.05
+done
+sleep 0.3
+kill -INT "$pid"
+wait "$pid"
+status=$?
+[ "$status" -eq 130 ] && echo "ok: SIGINT exits 130" || fail "SIGINT: exit $status, want 130"
+[ "$(json "$tmp/int.json" '(j["complete"], len(j["cells"]))')" = "(False, 1)" ] ||
+  fail "interrupted JSON keeps the measured cell, complete false"
+sleep 0.2
+left=$(pgrep -f "$tmp/counter.sh")
+if [ -n "$left" ]; then fail "a program outlived SIGINT: $left"; kill -9 $left; fi
+ls "$tmp" | grep -q '\.tmp-' && fail "a temp file was left beside --out"
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "all real CLI checks passed"

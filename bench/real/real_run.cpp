@@ -1,0 +1,180 @@
+// real_run.cpp — the real-system bench over a plan: servers per setting, cells one at a time.
+#include "bench/real/real_run.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <ostream>
+
+#include "generators/errors.hpp"
+#include "plumbing/child_process.hpp"
+
+namespace idbench::realbench {
+namespace {
+
+// One (target, setting): the cells that share a server start.
+struct Group {
+  const Target* target;
+  std::optional<real::MariadbSettings> settings;
+};
+
+std::vector<Group> groups_of(const RunPlan& plan) {
+  std::vector<Group> out;
+  for (const Target& t : plan.targets) {
+    if (t.system == nullptr || t.system->mariadb_servers == 0) {
+      out.push_back({&t, std::nullopt});
+      continue;
+    }
+    for (int flush : plan.flush) {
+      real::MariadbSettings s;
+      s.flush_log_at_trx_commit = flush;
+      s.binlog = plan.binlog;
+      out.push_back({&t, s});
+    }
+  }
+  return out;
+}
+
+std::string setting_text(const Group& g) {
+  return g.settings ? fmt::format(" flush={}{}", g.settings->flush_log_at_trx_commit,
+                                  g.settings->binlog ? " binlog" : "")
+                    : "";
+}
+
+std::string clock_text(double seconds) {
+  const auto s = static_cast<long long>(seconds + 0.5);
+  return fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+// Runs a group's cells, the servers (if any) up for all of them.
+class GroupRunner {
+ public:
+  GroupRunner(const RunPlan& plan, RunRecord& record,
+              const std::function<void(const RunRecord&)>& on_cell, std::int64_t started_ns)
+      : plan_(plan), record_(record), on_cell_(on_cell), started_ns_(started_ns) {}
+
+  void run(const Group& g) {
+    CellRecord base;
+    base.system = g.target->name;
+    base.description = g.target->system;
+    base.settings = g.settings;
+    std::unique_ptr<real::RunningSystem> running;
+    external::ExecSpec spec = g.target->exec;
+    std::string failed;
+    if (g.target->system != nullptr) {
+      try {
+        running = std::make_unique<real::RunningSystem>(
+            *g.target->system, g.settings.value_or(real::MariadbSettings{}));
+        spec = running->exec_spec();
+        base.server = running->describe();
+      } catch (const plumbing::Interrupted&) {
+        throw;
+      } catch (const std::exception& e) {
+        failed = fmt::format("{} did not start: {}", g.target->name, e.what());
+      }
+    }
+    base.command = spec.command;
+    for (int clients : plan_.clients) {
+      for (std::uint64_t size : plan_.requests) cell(g, base, spec, clients, size, failed);
+    }
+  }
+
+ private:
+  void cell(const Group& g, const CellRecord& base, const external::ExecSpec& spec, int clients,
+            std::uint64_t size, const std::string& failed) {
+    plumbing::throw_if_interrupted();
+    const std::size_t i = record_.cells.size() + 1;
+    progress(fmt::format("real: [{}/{}] {}{}, {} client{}, {} ID{}/request", i, record_.planned,
+                         g.target->name, setting_text(g), clients, clients == 1 ? "" : "s",
+                         size, size == 1 ? "" : "s"));
+    CellRecord rec = base;
+    const CellPlan cp{.clients = clients, .request_size = size, .warmup_ns = plan_.warmup_ns,
+                      .duration_ns = plan_.duration_ns};
+    if (failed.empty()) {
+      rec.figures = measure_cell(spec, cp);
+    } else {
+      rec.figures.clients = clients;
+      rec.figures.request_size = size;
+      rec.figures.error = failed;
+    }
+    const CellFigures& f = rec.figures;
+    for (const std::string& line : f.stderr_lines) progress("  stderr: " + line);
+    progress(f.error.empty()
+                 ? fmt::format("  {:.0f} IDs/s, {} requests, p99 {} us", f.ids_per_s(),
+                               f.requests, f.latency_ns.value_at_quantile(0.99) / 1000)
+                 : "  error: " + f.error);
+    record_.cells.push_back(std::move(rec));
+    on_cell_(record_);
+  }
+
+  void progress(const std::string& line) {
+    if (plan_.progress == nullptr) return;
+    const double elapsed = static_cast<double>(plumbing::monotonic_ns() - started_ns_) / 1e9;
+    const std::size_t done = record_.cells.size();
+    const std::size_t left = record_.planned - done;
+    const double per_cell = done > 0 ? elapsed / static_cast<double>(done)
+                                     : static_cast<double>(plan_.warmup_ns + plan_.duration_ns) / 1e9;
+    *plan_.progress << line
+                    << fmt::format(" (elapsed {}, about {} left)\n", clock_text(elapsed),
+                                   clock_text(per_cell * static_cast<double>(left)))
+                    << std::flush;
+  }
+
+  const RunPlan& plan_;
+  RunRecord& record_;
+  const std::function<void(const RunRecord&)>& on_cell_;
+  std::int64_t started_ns_;
+};
+
+}  // namespace
+
+std::size_t RunRecord::errors() const {
+  return static_cast<std::size_t>(std::count_if(
+      cells.begin(), cells.end(), [](const CellRecord& c) { return !c.figures.error.empty(); }));
+}
+
+std::vector<Target> targets_for(const std::string& systems) {
+  std::vector<Target> out;
+  auto add = [&out](const real::RealSystem& s) {
+    if (std::none_of(out.begin(), out.end(), [&](const Target& t) { return t.system == &s; })) {
+      out.push_back({s.name, &s, {}});
+    }
+  };
+  std::size_t from = 0;
+  do {
+    const std::size_t comma = std::min(systems.find(',', from), systems.size());
+    const std::string word = systems.substr(from, comma - from);
+    from = comma + 1;
+    const std::size_t before = out.size();
+    for (const real::RealSystem& s : real::real_systems()) {
+      if (word == "all" || (word == "quick" && s.in_quick_pass) || word == s.name) add(s);
+    }
+    if (out.size() == before && word != "all" && word != "quick") {
+      std::string names;
+      for (const real::RealSystem& s : real::real_systems()) names += ", " + s.name;
+      throw Error(fmt::format("unknown system '{}' (systems: quick, all{})", one_line(word), names));
+    }
+  } while (from <= systems.size());
+  return out;
+}
+
+std::size_t planned_cells(const RunPlan& plan) {
+  return groups_of(plan).size() * plan.clients.size() * plan.requests.size();
+}
+
+void run_plan(const RunPlan& plan, RunRecord& record,
+              const std::function<void(const RunRecord&)>& on_cell) {
+  if (plan.targets.empty() || plan.clients.empty() || plan.requests.empty() ||
+      plan.flush.empty()) {
+    throw Error("real bench: nothing to run (no system, client count, request size or flush)");
+  }
+  record = RunRecord{};
+  record.planned = planned_cells(plan);
+  GroupRunner runner(plan, record, on_cell, plumbing::monotonic_ns());
+  for (const Group& g : groups_of(plan)) runner.run(g);
+  record.complete = true;
+  on_cell(record);
+}
+
+}  // namespace idbench::realbench

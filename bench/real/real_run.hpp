@@ -1,0 +1,75 @@
+// real_run.hpp — the real-system bench over a plan: systems (or one --exec program) × durability
+// settings × client counts × request sizes. A system's servers start once per setting, its
+// cells run one at a time, and the caller sees the record after every cell (to write it).
+//
+//   RunPlan plan;  plan.targets = targets_for("quick");  plan.progress = &std::cerr;
+//   RunRecord rec;
+//   run_plan(plan, rec, [&](const RunRecord& r) { write_json(r); });
+//
+// A system without servers (python-*, node-*) runs once, with no durability setting. A server
+// that does not start, or a program that fails, is that cell's error; the run goes on (a
+// system whose servers did not start records each of its cells with that error). A signal
+// ends the run with plumbing::Interrupted; the record keeps what was measured.
+//
+// Thread safety: thread-compatible.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/real/round_trips.hpp"
+#include "external/program.hpp"
+#include "real/systems.hpp"
+
+namespace idbench::realbench {
+
+struct Target {
+  std::string name;                          // the system's name, or "exec"
+  const real::RealSystem* system = nullptr;  // nullptr: a raw --exec program
+  external::ExecSpec exec;                   // the program when system is nullptr
+};
+
+struct RunPlan {
+  std::vector<Target> targets;
+  std::vector<int> clients{1, 8};
+  std::vector<std::uint64_t> requests{1, 1000};
+  std::vector<int> flush{1, 2};  // innodb_flush_log_at_trx_commit, for systems with servers
+  bool binlog = false;
+  std::int64_t warmup_ns = 500'000'000;
+  std::int64_t duration_ns = 2'000'000'000;
+  std::ostream* progress = nullptr;  // one line per cell: what, i/N, elapsed, time left
+};
+
+struct CellRecord {
+  std::string system;                           // the target's name
+  const real::RealSystem* description = nullptr;  // nullptr for --exec
+  std::string command;                          // the program as the system runs it
+  std::optional<real::MariadbSettings> settings;  // systems with servers
+  std::string server;  // RunningSystem::describe() of server 0; empty without servers
+  CellFigures figures;
+};
+
+struct RunRecord {
+  std::vector<CellRecord> cells;
+  std::size_t planned = 0;
+  bool complete = false;  // every planned cell ran (with or without an error)
+  std::size_t errors() const;
+};
+
+// The targets of a --system argument, comma-separated words: "quick" (every system in the
+// quick pass), "all", or a system's name; each system once, in registry order within a word.
+// Throws Error naming the known systems for any other word.
+std::vector<Target> targets_for(const std::string& systems);
+
+std::size_t planned_cells(const RunPlan& plan);
+
+// Throws Error for a plan that cannot run; plumbing::Interrupted after a signal.
+void run_plan(const RunPlan& plan, RunRecord& record,
+              const std::function<void(const RunRecord&)>& on_cell);
+
+}  // namespace idbench::realbench

@@ -1,0 +1,32 @@
+// results_json.hpp — the real-system bench's record as JSON (`idbench real --out`, the
+// "real_systems" key of bench.json). Formatting only; real_run.hpp measures.
+//
+// Schema:
+//   {"context": {run context (plumbing/run_context.hpp)}, "complete": bool, "profile": "quick",
+//    "config": {"clients": [1, 8], "requests": [1, 1000], "flush": [1, 2], "binlog": false,
+//               "warmup_s": 0.5, "seconds": 2},
+//    "planned": 24, "errors": 0,
+//    "systems": [{"name", "summary", "scheme", "lower_bound_variant", "mariadb_servers"}],
+//    "cells": [{"system": "mariadb-auto-increment", "scheme": "AUTO_INCREMENT",
+//               "lower_bound_variant": "auto-increment", "command": "...",
+//               "durability": {"innodb_flush_log_at_trx_commit": 1, "binlog": false} | null,
+//               "server": "MariaDB 10.11.6, innodb_flush_log_at_trx_commit=1, ..." | "",
+//               "clients": 8, "request_size": 1, "seconds": 2.0, "ids": 9000, "requests": 9000,
+//               "ids_per_s": 4500.0, "ids_per_s_per_client": 562.5,
+//               "latency_ns": {"p50": .., "p99": .., "p999": .., "max": ..},
+//               "failed_clients": 0, "error": null | "...",
+//               "adapter_counters": {"retries": 0, "deadlocks": 0, "failovers": 0} | null}]}
+//   adapter_counters null: the program printed no summary line (unknown).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "bench/real/real_run.hpp"
+
+namespace idbench::realbench {
+
+nlohmann::json run_json(const RunPlan& plan, const RunRecord& record, const std::string& profile);
+
+}  // namespace idbench::realbench

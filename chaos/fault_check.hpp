@@ -1,0 +1,118 @@
+// fault_check.hpp — fault verification: did each clock fault of a chaos run reach the program
+// under test? A verdict is trusted only when it did.
+//
+// libfaketime fakes only what goes through the C library: a statically linked program, or a
+// runtime reading the vDSO or the raw system call, never sees the faked clock, and a chaos run
+// of it would report "kept" for a fault that never happened. So the analysis checks, per node
+// and per clock fault the scenario played on that node, that the program's clock moved.
+//
+// The clock faults (from the driver's event log and the node's starting offset):
+//   base       the node's clock starts away from true time (leap-second: 2016; skew: ±ms);
+//              expected offset O = fake − true at the start;
+//   step X     at true time t the clock jumps by X ms (NTP step, leap second: X < 0; a VM's
+//              catch-up: X > 0); expected change of fake − true: X;
+//   rate →r    at true time t the clock's rate becomes r (slew, smear); expected change of
+//              fake − true by true time t + τ: (r − 1)·τ.
+// A rate back to ×1 or a resume without a catch-up step changes nothing the IDs could show
+// against the moment before; it only ends the window of the fault before it. Kill, restart and
+// SIGSTOP are done to the process by the driver itself: nothing to verify.
+//
+// t is when the driver began writing the node's new setting (NodeFacts::clock_writes), and
+// "landed" when it was done: a driver descheduled between two nodes' writes lands the later
+// one tens of ms after the logged event, and the windows below start at the node's own write.
+//
+// Evidence, per stream (a node thread across its incarnations; each of its calls a Record):
+//   d(ID) = time embedded in the ID − true time at which next() returned, in ms. Where IDs
+//   carry no time (id_time none) the stream is instead the node's probe: every ms the node
+//   reads its own faked clock through libc (node.hpp) and d = faked − true. That proves the
+//   fault reached the process environment the program runs in, not the program, and the
+//   report says so (FaultCheck::method).
+//
+//   A generator may hand out IDs from a batch fetched earlier (an external program answers
+//   B = ids_per_request IDs per request): such an ID carries an older time, so its d is lower.
+//   Any B consecutive IDs of one stream contain the first ID of a request, whose d is fresh,
+//   so the *largest* d of n = max(B, kWindowIds) consecutive IDs is the stream's "leading
+//   offset" L. Stale IDs only lower d; the maximum ignores them.
+//
+//   step or rate fault at t, window (t, end], end = the node's next clock fault or the stop:
+//     L_before = L of the last n IDs with true time < t;
+//     L_after  = L of the last n IDs with true time in (landed + kGraceMs, end], after skipping
+//                the first B IDs after `landed` (they may come from a request made before);
+//     E        = X (step), or (r − 1)·(mid-time of those last n IDs − t) (rate);
+//     shown    when (L_after − L_before)·sign(E) ≥ kShownFraction·|E|.
+//   A policy that holds a high-water mark (borrow, Python's uuid1) keeps issuing from the
+//   pre-fault time: its embedded times stop advancing while true time does, so d falls by the
+//   time elapsed, which at the window's end exceeds kShownFraction·|X| (every scenario's
+//   window is longer than its step). A policy that refuses or waits shows a step back too:
+//     refused  refusals because the clock was behind (clock_moved_backwards,
+//              wait_bound_exceeded, borrow_limit_exceeded) in the window: the generator saw
+//              the step back, whatever it issued later (a persisted mark carries a restarted
+//              node ahead of its clock);
+//     stalled  a call (or the thread at the stop) blocked from before landed + kGraceMs to
+//              the window's end.
+//   (both only for a step back; a clock that never went back gives neither).
+//   Otherwise, with IDs on both sides, the stream did not show the fault; with too few IDs
+//   it is undetermined.
+//   base fault: L of the first n IDs; shown when |L − O| < |L| (closer to the faked clock
+//   than to true time).
+//
+// Per node and fault: applied when some stream showed it and at least as many showed it as
+// did not; not applied when more streams did not; unverified when no stream could tell.
+// A fault whose |E| is below kMinVerifiableMs (a slew at a tiny --time-scale) cannot be
+// resolved by millisecond timestamps: below_resolution, reported, not judged.
+//
+// verdict.hpp: any not_applied is "fault not applied" and the run fails; any unverified is
+// "fault not verified" and fails too; neither is ever "kept".
+//
+// Thread safety: a pure function.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace idbench::chaos {
+
+struct RunFacts;
+struct RunRecords;
+
+// IDs per leading-offset window at least (ms truncation and a preempted call average out).
+inline constexpr std::size_t kWindowIds = 8;
+// After a fault's logged instant, the driver's write of the timestamp file still has to land.
+inline constexpr double kGraceMs = 2;
+// How much of the expected change must show.
+inline constexpr double kShownFraction = 0.5;
+// Below this |expected change| ms timestamps cannot resolve a fault.
+inline constexpr double kMinVerifiableMs = 3;
+
+enum class FaultOutcome { applied, not_applied, unverified, below_resolution };
+const char* outcome_name(FaultOutcome o);
+
+struct FaultVerification {
+  int node = 0;
+  std::int64_t at_true_ns = 0;
+  std::string what;              // the event's line, or "clock base"
+  std::string kind;              // base, step, rate
+  double expected_ms = 0;        // E (base: O)
+  std::optional<double> observed_ms;  // median over the streams that had IDs on both sides
+  FaultOutcome outcome = FaultOutcome::unverified;
+  std::string how;  // "IDs", "refused", "stalled", "probe", or why undetermined
+};
+
+struct FaultCheck {
+  // "embedded ID times", or the probe's label.
+  std::string method;
+  std::vector<FaultVerification> faults;
+  bool any(FaultOutcome o) const;
+};
+
+inline constexpr const char* kIdTimesMethod = "embedded ID times follow the faked clock";
+inline constexpr const char* kProbeMethod =
+    "probe: the node process's faked clock (proves the fault reached the program's "
+    "environment, not the program: its IDs carry no time)";
+
+// Verifies every clock fault of the run (see above). Pure.
+FaultCheck check_faults(const RunFacts& facts, const RunRecords& records);
+
+}  // namespace idbench::chaos

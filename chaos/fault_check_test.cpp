@@ -1,0 +1,206 @@
+// Fault verification on hand-made records: a program that reads the raw clock is caught as
+// "fault not applied", one that follows the faked clock passes, with batches, refusals, stalls
+// and the probe.
+#include "chaos/fault_check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "chaos/analysis.hpp"
+#include "chaos/scenario.hpp"
+#include "chaos/verdict.hpp"
+
+namespace idbench::chaos {
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+constexpr std::int64_t kStart = 1'700'000'000'000 * kMs;
+const Layout kTwitter = Layout::parse("twitter", 1'700'000'000'000);
+
+// One node, one thread, a step back of 200 ms at 400 ms, a run of 1 s.
+RunFacts step_back_facts(std::uint64_t batch = 1) {
+  RunFacts f;
+  f.start_true_ns = kStart;
+  f.stop_true_ns = kStart + 1000 * kMs;
+  f.id_time = IdTime::layout;
+  f.layout = kTwitter;
+  f.ids_per_request = batch;
+  NodeFacts n;
+  n.incarnations = {{1, kStart, kStart + 1000 * kMs, false}};
+  n.clock_writes = {{kStart + 400 * kMs, kStart + 400 * kMs + 50'000}};
+  f.nodes = {n};
+  f.events = {{kStart + 400 * kMs, kAllNodes, "NTP steps back 200 ms", "step", -200, {}}};
+  return f;
+}
+
+Record id_at(std::int64_t true_ns, std::int64_t emb_ns, std::uint64_t seq) {
+  Record r;
+  r.lo = kTwitter.encode({kTwitter.tick_of_unix_ms(emb_ns / kMs), 0, seq % 4096});
+  r.true_ns = true_ns;
+  r.call_us = 5;
+  r.kind = static_cast<std::uint16_t>(RecordKind::id);
+  return r;
+}
+
+// One ID every 0.1 ms of true time; `clock(t)` is the time the program read at request
+// time, and every `batch` IDs come from one request.
+RunRecords issue(const std::function<std::int64_t(std::int64_t)>& clock, std::uint64_t batch) {
+  std::vector<Record> recs;
+  std::int64_t read = 0;
+  for (std::uint64_t i = 0; i < 10'000; ++i) {
+    const std::int64_t t = kStart + static_cast<std::int64_t>(i) * 100'000;
+    if (i % batch == 0) read = clock(t);
+    recs.push_back(id_at(t, read, i));
+  }
+  RunRecords r;
+  r.nodes = {{IncarnationRecords{{recs}, {-1}, {}, {}}}};
+  return r;
+}
+
+VerdictSetup setup() {
+  VerdictSetup s;
+  s.nodes = 1;
+  s.start_true_ns = kStart;
+  return s;
+}
+
+std::int64_t faked(std::int64_t t) { return t >= kStart + 400 * kMs ? t - 200 * kMs : t; }
+std::int64_t raw(std::int64_t t) { return t; }
+
+TEST(FaultCheck, AProgramReadingTheRawClockIsFaultNotApplied) {
+  const RunFacts f = step_back_facts();
+  const FaultCheck c = check_faults(f, issue(raw, 1));
+  ASSERT_EQ(c.faults.size(), 1u);
+  EXPECT_EQ(c.faults[0].outcome, FaultOutcome::not_applied);
+  EXPECT_NEAR(*c.faults[0].observed_ms, 0, 1);
+  EXPECT_EQ(c.method, kIdTimesMethod);
+
+  const Verdict v = judge(analyse(f, issue(raw, 1)), setup());
+  EXPECT_FALSE(v.passed());
+  EXPECT_FALSE(v.fault_applied);
+  EXPECT_FALSE(v.promise_kept);  // never "kept"
+  EXPECT_TRUE(v.summary.starts_with("fault not applied: node 0 at +0.40 s")) << v.summary;
+}
+
+TEST(FaultCheck, AProgramFollowingTheFakedClockPasses) {
+  const RunFacts f = step_back_facts();
+  const FaultCheck c = check_faults(f, issue(faked, 1));
+  ASSERT_EQ(c.faults.size(), 1u);
+  EXPECT_EQ(c.faults[0].outcome, FaultOutcome::applied);
+  EXPECT_NEAR(*c.faults[0].observed_ms, -200, 1);
+  const Verdict v = judge(analyse(f, issue(faked, 1)), setup());
+  EXPECT_TRUE(v.passed()) << v.summary;
+}
+
+TEST(FaultCheck, BatchesOfStaleIdsNeitherHideNorFakeTheFault) {
+  // 1000 IDs a request: each batch is handed out over 100 ms, its IDs ageing all the while.
+  for (const std::uint64_t batch : {100u, 1000u}) {
+    const RunFacts f = step_back_facts(batch);
+    EXPECT_EQ(check_faults(f, issue(faked, batch)).faults[0].outcome, FaultOutcome::applied)
+        << batch;
+    EXPECT_EQ(check_faults(f, issue(raw, batch)).faults[0].outcome, FaultOutcome::not_applied)
+        << batch;
+  }
+}
+
+TEST(FaultCheck, AHighWaterMarkThatStopsTheEmbeddedTimeShowsTheFault) {
+  // Python's uuid1 style: after the step, keep issuing just after the last time seen.
+  std::int64_t last = 0;
+  const auto hold = [&last](std::int64_t t) {
+    last = std::max(last + 100, faked(t));
+    return last;
+  };
+  EXPECT_EQ(check_faults(step_back_facts(), issue(hold, 1)).faults[0].outcome,
+            FaultOutcome::applied);
+}
+
+TEST(FaultCheck, RefusalsOrABlockedCallShowAStepBack) {
+  const RunFacts f = step_back_facts();
+  RunRecords refused = issue(raw, 1);
+  auto& recs = refused.nodes[0][0].threads[0];
+  for (Record& r : recs) {
+    if (r.true_ns > kStart + 400 * kMs) {
+      r.kind = static_cast<std::uint16_t>(RecordKind::refusal);
+      r.detail = static_cast<std::uint16_t>(RefusalKind::clock_moved_backwards);
+    }
+  }
+  const FaultCheck c = check_faults(f, refused);
+  EXPECT_EQ(c.faults[0].outcome, FaultOutcome::applied);
+  EXPECT_EQ(c.faults[0].how, "refused");
+
+  // Refused for 100 ms, then ahead of the clock (a restart resuming after a persisted mark):
+  // the refusals are the evidence.
+  RunRecords ahead = issue(raw, 1);
+  for (Record& r : ahead.nodes[0][0].threads[0]) {
+    if (r.true_ns > kStart + 400 * kMs && r.true_ns < kStart + 500 * kMs) {
+      r.kind = static_cast<std::uint16_t>(RecordKind::refusal);
+      r.detail = static_cast<std::uint16_t>(RefusalKind::borrow_limit_exceeded);
+    }
+  }
+  EXPECT_EQ(check_faults(f, ahead).faults[0].how, "refused");
+  EXPECT_EQ(check_faults(f, ahead).faults[0].outcome, FaultOutcome::applied);
+
+  RunRecords stalled = issue(raw, 1);
+  auto& s = stalled.nodes[0][0].threads[0];
+  std::erase_if(s, [](const Record& r) { return r.true_ns > kStart + 390 * kMs; });
+  stalled.nodes[0][0].stuck_since_true_ns = {kStart + 395 * kMs};
+  const FaultCheck st = check_faults(f, stalled);
+  EXPECT_EQ(st.faults[0].outcome, FaultOutcome::applied);
+  EXPECT_EQ(st.faults[0].how, "stalled");
+}
+
+TEST(FaultCheck, NoIdsAfterTheFaultIsNotVerifiedAndFails) {
+  const RunFacts f = step_back_facts();
+  RunRecords r = issue(raw, 1);
+  std::erase_if(r.nodes[0][0].threads[0],
+                [](const Record& x) { return x.true_ns > kStart + 390 * kMs; });
+  const FaultCheck c = check_faults(f, r);
+  EXPECT_EQ(c.faults[0].outcome, FaultOutcome::unverified);
+  const Verdict v = judge(analyse(f, r), setup());
+  EXPECT_FALSE(v.passed());
+}
+
+TEST(FaultCheck, ARateChangeAndTheClockBase) {
+  RunFacts f = step_back_facts();
+  f.nodes[0].clock_offset_ns = -3'000 * kMs;  // starts 3 s behind
+  f.events = {{kStart + 200 * kMs, kAllNodes, "slew ×0.9", "set_rate", {}, 0.9},
+              {kStart + 800 * kMs, kAllNodes, "slew over", "set_rate", {}, 1.0}};
+  f.nodes[0].clock_writes = {{kStart + 200 * kMs, kStart + 200 * kMs},
+                             {kStart + 800 * kMs, kStart + 800 * kMs}};
+  const auto slewed = [](std::int64_t t) {
+    const std::int64_t base = t - 3'000 * kMs;
+    if (t < kStart + 200 * kMs) return base;
+    const std::int64_t slowed = std::min(t, kStart + 800 * kMs) - (kStart + 200 * kMs);
+    return base - slowed / 10;
+  };
+  const FaultCheck ok = check_faults(f, issue(slewed, 1));
+  ASSERT_EQ(ok.faults.size(), 2u);  // base and ×0.9; the return to ×1 only ends the window
+  EXPECT_EQ(ok.faults[0].kind, "base");
+  EXPECT_EQ(ok.faults[0].outcome, FaultOutcome::applied);
+  EXPECT_EQ(ok.faults[1].outcome, FaultOutcome::applied);
+  EXPECT_NEAR(*ok.faults[1].observed_ms, -60, 2);
+  const FaultCheck bad = check_faults(f, issue(raw, 1));
+  EXPECT_EQ(bad.faults[0].outcome, FaultOutcome::not_applied);
+  EXPECT_EQ(bad.faults[1].outcome, FaultOutcome::not_applied);
+}
+
+TEST(FaultCheck, IdsWithoutTimeAreJudgedByTheProbeAndSaySo) {
+  RunFacts f = step_back_facts();
+  f.id_time = IdTime::none;
+  f.layout.reset();
+  RunRecords r = issue(raw, 1);
+  for (std::int64_t t = kStart; t < kStart + 1000 * kMs; t += kMs) {
+    r.nodes[0][0].probe.push_back({t, faked(t)});
+  }
+  FaultCheck c = check_faults(f, r);
+  EXPECT_EQ(c.method, kProbeMethod);
+  EXPECT_EQ(c.faults[0].outcome, FaultOutcome::applied);
+  EXPECT_EQ(c.faults[0].how, "probe");
+  for (auto& p : r.nodes[0][0].probe) p.fake_ns = p.true_ns;
+  c = check_faults(f, r);
+  EXPECT_EQ(c.faults[0].outcome, FaultOutcome::not_applied);
+}
+
+}  // namespace
+}  // namespace idbench::chaos

@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""real_systems_test.py — the real-system figures in the report: the decision table's
+AUTO_INCREMENT row shows the real figure beside the in-process lower bound when bench.json
+carries real_systems, and says "not measured" when it does not; the Real systems section lists
+every cell; a failed cell is marked, never shown as a figure.
+
+    /usr/bin/python3 reports/real_systems_test.py
+"""
+from __future__ import annotations
+
+import copy
+import unittest
+
+import content
+import decision
+import inputs
+from decision_test import results, testdata
+from document import BAD
+
+LOWER_BOUND = "in-process lower bound (no round trip): "
+REAL = decision.REAL_COLUMN
+
+
+def cell(system, scheme, lower, clients, size, flush, ids_per_s, p99, error=None, counters=None):
+    return {"system": system, "scheme": scheme, "lower_bound_variant": lower,
+            "command": "adapter", "server": "MariaDB 10.11.6, innodb_flush_log_at_trx_commit="
+                                             f"{flush}",
+            "durability": {"innodb_flush_log_at_trx_commit": flush, "binlog": False},
+            "clients": clients, "request_size": size, "seconds": 2.0,
+            "ids": int(ids_per_s * 2), "requests": int(ids_per_s * 2 / size),
+            "ids_per_s": ids_per_s, "ids_per_s_per_client": ids_per_s / clients,
+            "latency_ns": {"p50": p99 / 2, "p99": p99, "p999": p99 * 2, "max": p99 * 3},
+            "failed_clients": 1 if error else 0, "error": error,
+            "adapter_counters": counters}
+
+
+def real_systems() -> dict:
+    cells = []
+    for flush, slow in ((1, 4.0), (2, 1.0)):
+        for clients in (1, 8):
+            for size in (1, 1000):
+                cells.append(cell("mariadb-auto-increment", "AUTO_INCREMENT", "auto-increment",
+                                  clients, size, flush, 1240.0 * clients / slow * size ** 0.5,
+                                  810_000.0 * slow))
+    cells.append(cell("mariadb-sequence", "SEQUENCE", "auto-increment", 1, 1, 1, 900.0,
+                      1_000_000.0))
+    cells.append(cell("mariadb-ticket-pair-innodb", "Ticket server", "ticket-pair", 1, 1, 1,
+                      1200.0, 900_000.0, counters={"retries": 0, "deadlocks": 0}))
+    cells.append(cell("mariadb-ticket-pair-innodb", "Ticket server", "ticket-pair", 8, 1, 1,
+                      0, 0, error="adapter: deadlock found when trying to get lock"))
+    return {"context": {}, "complete": True, "planned": len(cells), "config": {},
+            "systems": [], "cells": cells}
+
+
+def bench_with_real() -> dict:
+    bench = testdata("bench.json")
+    bench["real_systems"] = real_systems()
+    return bench
+
+
+def table(bench: dict):
+    t, data, _ = decision.decision_table(results(bench))
+    col = {h: i for i, h in enumerate(t.header)}
+    return {r[0]: r for r in t.rows}, col, {d["scheme"]: d for d in data}
+
+
+class DecisionRowTest(unittest.TestCase):
+    def test_auto_increment_shows_the_real_figure_beside_the_lower_bound(self):
+        rows, col, data = table(bench_with_real())
+        row = rows["AUTO_INCREMENT"]
+        speed, real = row[col[next(h for h in col if h.startswith("IDs/s 1 · 2"))]], row[col[REAL]]
+        self.assertTrue(speed.startswith(LOWER_BOUND), speed)
+        self.assertRegex(speed, LOWER_BOUND.replace("(", r"\(").replace(")", r"\)") + r"\d")
+        # 1 ID per request at the default durability (flush 1): 1240/4 per client at 1 client,
+        # 1240 × 8 / 4 at 8 clients, p99 3.24 ms.
+        self.assertIn("mariadb-auto-increment: 310 IDs/s per client, p99 3.24 ms", real)
+        self.assertIn("2.48 k IDs/s at 8 clients", real)
+        self.assertIn("flush_log_at_trx_commit=1, binlog off", real)
+        d = data["AUTO_INCREMENT"]["real"][0]
+        self.assertEqual(d["durability"]["innodb_flush_log_at_trx_commit"], 1)
+        self.assertAlmostEqual(d["ids_per_s_per_client_1"], 310.0)
+        self.assertEqual(d["clients_many"], 8)
+
+    def test_without_real_data_the_row_says_not_measured(self):
+        bench = testdata("bench.json")
+        del bench["real_systems"]
+        rows, col, _ = table(bench)
+        row = rows["AUTO_INCREMENT"]
+        self.assertEqual(row[col[REAL]], "not measured")
+        self.assertTrue(row[5].startswith(LOWER_BOUND), row[5])
+        self.assertTrue(any("carries no real_systems" in p
+                            for p in results(bench).problems()))
+
+    def test_a_scheme_only_a_real_system_measured_gets_a_row_of_its_own(self):
+        rows, col, _ = table(bench_with_real())
+        self.assertNotIn("mariadb-sequence", rows["AUTO_INCREMENT"][col[REAL]])
+        self.assertIn("mariadb-sequence: 900 IDs/s per client", rows["SEQUENCE"][col[REAL]])
+        self.assertEqual(rows["SEQUENCE"][4], "not in the brief's table")
+        self.assertEqual(rows["SEQUENCE"][5], "not measured")
+
+    def test_only_lower_bound_variants_are_labelled(self):
+        rows, col, _ = table(bench_with_real())
+        self.assertFalse(rows["UUIDv7"][5].startswith(LOWER_BOUND))
+        self.assertEqual(rows["UUIDv7"][col[REAL]], "not measured")
+
+    def test_a_failed_cell_is_marked_not_shown_as_a_figure(self):
+        rows, col, _ = table(bench_with_real())
+        real = rows["ticket server"][col[REAL]]
+        self.assertIsInstance(real, tuple)
+        text, css = real
+        self.assertEqual(css, BAD)
+        self.assertIn("1.2 k IDs/s per client", text)
+        self.assertIn("at 8 clients: failed (adapter: deadlock", text)
+
+    def test_the_flush_2_figure_is_shown_only_when_flush_1_did_not_run(self):
+        bench = bench_with_real()
+        bench["real_systems"]["cells"] = [c for c in bench["real_systems"]["cells"]
+                                          if c["durability"]["innodb_flush_log_at_trx_commit"] == 2]
+        rows, col, _ = table(bench)
+        self.assertIn("1.24 k IDs/s per client", rows["AUTO_INCREMENT"][col[REAL]])
+        self.assertIn("flush_log_at_trx_commit=2", rows["AUTO_INCREMENT"][col[REAL]])
+
+
+class TestdataTest(unittest.TestCase):
+    def test_the_measured_run_fills_both_rows_it_measured(self):
+        rows, col, data = table(testdata("bench.json"))
+        for scheme in ("AUTO_INCREMENT", "ticket server"):
+            self.assertRegex(rows[scheme][col[REAL]], r"IDs/s per client.*IDs/s at 8 clients")
+        self.assertTrue(rows["AUTO_INCREMENT"][5].startswith(LOWER_BOUND))
+        # The trimmed testdata has no ticket-pair bench run: no label before "not measured".
+        self.assertEqual(rows["ticket server"][5], "not measured")
+        self.assertIn("mariadb-ticket-pair-myisam", rows["ticket server"][col[REAL]])
+        self.assertIn("mariadb-ticket-pair-innodb", rows["ticket server"][col[REAL]])
+
+
+class SectionTest(unittest.TestCase):
+    def test_the_section_lists_every_cell(self):
+        res = results(bench_with_real())
+        report = content.build_report(res)
+        section = next(s for s in report.sections if s.id == "real")
+        tables = [x for kind, x in section.blocks if kind == "table"]
+        self.assertEqual(len(tables[0].rows), len(real_systems()["cells"]))
+        self.assertEqual(len(report.summary["real_systems"]["cells"]), len(tables[0].rows))
+
+    def test_a_partial_run_is_named(self):
+        bench = bench_with_real()
+        bench["real_systems"]["complete"] = False
+        bench["real_systems"]["planned"] = 30
+        probs = results(bench).problems()
+        self.assertTrue(any("11 of 30 cells ran" in p for p in probs), probs)
+
+    def test_a_broken_real_systems_key_is_a_sentence(self):
+        bench = bench_with_real()
+        bench["real_systems"] = copy.deepcopy([1, 2])
+        probs = results(bench).problems()
+        self.assertTrue(any("real_systems is not a JSON object" in p for p in probs), probs)
+        rows, col, _ = table(bench)
+        self.assertEqual(rows["AUTO_INCREMENT"][col[REAL]], "not measured")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
