@@ -35,6 +35,9 @@ constexpr std::int64_t kReadyTimeoutNs = 10'000'000'000;
 // Between telling the nodes when to start and the start: enough to write every node's
 // timestamp file and send every "go" line.
 constexpr std::int64_t kStartMarginNs = 50'000'000;
+// An external program answers its first request (its warm-up, node.hpp) between "go" and the
+// start: an interpreter's lazy start-up (Python, Node.js) takes up to a few hundred ms here.
+constexpr std::int64_t kExecWarmUpNs = 1'000'000'000;
 // A node stops by itself at the stop time, waits up to 200 ms for a thread blocked in next(),
 // then writes its last records. Beyond this it is stuck.
 constexpr std::int64_t kStopTimeoutNs = 5'000'000'000;
@@ -45,6 +48,9 @@ constexpr std::int64_t kRateWriteSlackNs = 5'000'000;
 
 // The last ms a Clock can report: wall_ns() is int64 ns since 1970.
 constexpr std::int64_t kClockLastMs = std::numeric_limits<std::int64_t>::max() / 1'000'000;
+
+// A policy that promises uniqueness: what an external program's verdict is judged by.
+constexpr std::string_view kPromisesUniqueness = "refuse";
 
 std::int64_t true_ms_now() { return Clock::floor_div(true_ns(), 1'000'000); }
 
@@ -157,8 +163,9 @@ class Run {
     // The run's instant 0, on both clocks.
     const std::int64_t mono_now = mono_ns();
     const std::int64_t true_now = true_ns();
-    start_mono_ = mono_now + kStartMarginNs;
-    start_true_ = true_now + kStartMarginNs;
+    const std::int64_t margin = kStartMarginNs + (cfg_.exec ? kExecWarmUpNs : 0);
+    start_mono_ = mono_now + margin;
+    start_true_ = true_now + margin;
     stop_mono_ = start_mono_ + scenario_.duration_ms * 1'000'000;
     stop_true_ = start_true_ + scenario_.duration_ms * 1'000'000;
     reference_offset_ns_ = reference_offset();
@@ -209,9 +216,12 @@ class Run {
   }
 
   VerdictSetup verdict_setup() const {
-    const Variant* v = find_variant(cfg_.variant);
-    VerdictSetup s{.policy = cfg_.policy,
-            .persist = !cfg_.persist_dir.empty(),
+    const Variant* v = &variant_;
+    // An external program promises unique IDs, across its restarts too: how it keeps that
+    // promise (a policy, a persisted state) is its own business, and a duplicate breaks it.
+    VerdictSetup s{.policy = cfg_.exec ? std::string(kPromisesUniqueness) : cfg_.policy,
+            .persist = cfg_.exec || !cfg_.persist_dir.empty(),
+            .program = cfg_.exec.has_value(),
             .nodes = cfg_.nodes,
             .steps_back = scenario_.steps_back,
             .restarts = scenario_.restarts,
@@ -237,13 +247,8 @@ class Run {
     }
     check_rate_and_scale(cfg_.rate, cfg_.time_scale);
     scenario_ = scaled(*s, cfg_.time_scale);
-    const Variant* v = find_variant(cfg_.variant);
-    if (v == nullptr) {
-      std::vector<std::string> names;
-      for (const auto& var : variants()) names.emplace_back(var.name);
-      throw Error(fmt::format("unknown variant '{}'; one of: {}", cfg_.variant, one_of(names)));
-    }
-    Policy::parse(cfg_.policy);  // throws with the list of policies
+    const Variant* v = &resolve_variant();
+    if (!cfg_.exec) Policy::parse(cfg_.policy);  // throws with the list of policies
     const Layout layout = Layout::parse(cfg_.layout, true_ms_now());
     if (cfg_.nodes < 1 || cfg_.nodes > 64) throw Error("--nodes must be 1 … 64");
     if (cfg_.threads < 1 || cfg_.threads > 64) throw Error("--threads must be 1 … 64");
@@ -265,6 +270,10 @@ class Run {
       }
     }
     if (scenario_.base == ClockBase::lifetime_end_at) {
+      if (cfg_.exec) {
+        throw NotApplicable("an external program's lifetime cannot be probed through the clock "
+                            "seam: epoch-exhaustion runs the built-in variants");
+      }
       lifetime_last_ms_ = probe_lifetime_last_ms(cfg_.variant, cfg_.layout, cfg_.policy);
       if (!lifetime_last_ms_) {
         if (!v->time_based) {
@@ -276,6 +285,41 @@ class Run {
             cfg_.variant, format_utc_ms(kClockLastMs)));
       }
     }
+  }
+
+  // The description the run reads: the variant's, or the external program's.
+  const Variant& resolve_variant() {
+    if (cfg_.exec) {
+      if (!cfg_.persist_dir.empty()) {
+        throw Error("--persist keeps a high-water mark inside idbench's clock; it does not "
+                    "apply to --exec");
+      }
+      variant_ = external::exec_variant(*cfg_.exec);
+      return variant_;
+    }
+    const Variant* v = find_variant(cfg_.variant);
+    if (v == nullptr) {
+      std::vector<std::string> names;
+      for (const auto& var : variants()) names.emplace_back(var.name);
+      throw Error(fmt::format("unknown variant '{}'; one of: {}", cfg_.variant, one_of(names)));
+    }
+    variant_ = *v;
+    return variant_;
+  }
+
+  // The node's flags that say what it runs: the variant, or the program and its description.
+  std::vector<std::string> generator_args() const {
+    if (!cfg_.exec) return {"--variant", cfg_.variant};
+    const external::ExecSpec& e = *cfg_.exec;
+    std::vector<std::string> args = {"--exec",     e.command,
+                                     "--id-time",  std::string(name_of(e.id_time)),
+                                     "--ordering", std::string(name_of(e.ordering)),
+                                     "--batch",    std::to_string(e.batch),
+                                     "--timeout-ms", std::to_string(e.timeout_ms)};
+    if (e.width) {
+      args.insert(args.end(), {"--id-bits", *e.width == IdWidth::bits128 ? "128" : "64"});
+    }
+    return args;
   }
 
   std::int64_t skew_ns(int k) const {
@@ -300,8 +344,6 @@ class Run {
   void spawn(LiveNode& n) {
     write_setting(n.timestamp_file, kCalibrationSetting);
     std::vector<std::string> argv = {node_binary_,
-                                     "--variant",
-                                     cfg_.variant,
                                      "--layout",
                                      cfg_.layout,
                                      "--policy",
@@ -322,8 +364,10 @@ class Run {
       argv.insert(argv.end(),
                   {"--persist", cfg_.persist_dir, "--reserve-ms", std::to_string(cfg_.reserve_ms)});
     }
+    const std::vector<std::string> what = generator_args();
+    argv.insert(argv.end(), what.begin(), what.end());
     // IDs without a time cannot show a fault: the node probes its own faked clock instead.
-    if (find_variant(cfg_.variant)->id_time == IdTime::none) argv.emplace_back("--probe");
+    if (variant_.id_time == IdTime::none) argv.emplace_back("--probe");
     const std::string err = stderr_path(n);
     n.proc =
         std::make_unique<ChildProcess>(argv, node_environment(n.timestamp_file, libfaketime_), err);
@@ -339,6 +383,12 @@ class Run {
                               last_lines(read_text_file(err))));
     }
     n.lib_start_true_ns = lib_start_from_calibration(t, f);
+    // Until the run's settings are written, the node (and an external program it started,
+    // which may read the clock before its first request) reads the true time, or, restarted,
+    // its machine's clock: never the calibration's ×2.
+    const std::int64_t now = true_ns();
+    write_setting(n.timestamp_file, (n.incarnation == 0 ? ClockModel(now, now) : n.clock)
+                                        .setting_for(n.lib_start_true_ns));
   }
 
   std::string stderr_path(const LiveNode& n) const {
@@ -501,8 +551,9 @@ class Run {
     f.reference_offset_ns = reference_offset_ns_;
     for (const auto& n : nodes_) f.nodes.push_back(n.facts);
     f.events = events_;
-    const Variant* v = find_variant(cfg_.variant);
+    const Variant* v = &variant_;
     f.width = v->width;
+    f.ids_per_request = cfg_.exec ? cfg_.exec->batch : 1;
     f.id_time = v->id_time;
     if (v->id_time == IdTime::layout) f.layout = Layout::parse(cfg_.layout, true_ms_now());
     return f;
@@ -511,6 +562,7 @@ class Run {
   const RunConfig cfg_;
   std::FILE* progress_;
   Scenario scenario_;
+  Variant variant_;  // what the nodes run (resolve_variant)
   std::vector<std::uint64_t> node_ids_;
   std::optional<std::int64_t> lifetime_last_ms_;
   std::string dir_;

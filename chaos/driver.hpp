@@ -22,6 +22,7 @@
 
 #include "chaos/analysis.hpp"
 #include "chaos/verdict.hpp"
+#include "external/program.hpp"
 #include "generators/errors.hpp"
 
 namespace idbench::chaos {
@@ -59,6 +60,13 @@ struct RunConfig {
   std::int64_t reserve_ms = 1000;
   std::string node_binary;  // empty: idbench-chaos-node beside this executable
   std::string keep_dir;     // keep the run's files here instead of a removed temp directory
+  // An external program in place of `variant` (which is then only the run's label): every
+  // node thread runs its own instance under the node's faked clock (node.hpp). Its
+  // description (exec_variant) stands in for the variant's; no --persist (the high-water mark
+  // is a clock inside idbench), no epoch-exhaustion (its lifetime cannot be probed); `policy`
+  // is only a label (the program has its own) and the verdict holds it to unique IDs, across
+  // its restarts too.
+  std::optional<external::ExecSpec> exec;
 };
 
 struct RunResult {

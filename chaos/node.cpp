@@ -49,6 +49,10 @@ struct alignas(64) ThreadState {
   // report a thread stuck at the stop time, after the stop, as a best-effort number.
   std::atomic<std::int64_t> in_call_since{-1};
   std::uint64_t records = 0;  // written by the writer thread only
+  // An external program: this thread's instance and what is left of its last answer.
+  std::unique_ptr<external::Program> program;
+  std::vector<Id> ids;
+  std::size_t taken = 0;
 };
 
 class IoError : public std::runtime_error {
@@ -96,20 +100,7 @@ RefusalKind classify(const ClockError& e, std::uint64_t& behind_ms) {
 class Node {
  public:
   explicit Node(const NodeConfig& cfg) : cfg_(cfg), threads_(cfg.threads) {
-    GeneratorOptions opts;
-    // The layout's "epoch in the future" check is about the configuration, not about the
-    // faked clock: a leap-second run sets the clock to 2016, and that must not reject a layout
-    // whose epoch is 2020. The generator itself still refuses a clock before its epoch.
-    opts.layout = Layout::parse(cfg.layout, Clock::floor_div(true_ns(), 1'000'000));
-    opts.policy = Policy::parse(cfg.policy);
-    opts.node = cfg.node_id;
-    if (!cfg.persist_dir.empty()) {
-      HighWaterMark mark(mark_path(cfg.persist_dir, cfg.node_id));
-      opts.resume_after_unix_ms = mark.load();
-      opts.clock = std::make_shared<ReservingClock>(wall_clock(), mark, lookahead_ms(opts.policy),
-                                                    cfg.reserve_ms, opts.resume_after_unix_ms);
-    }
-    gen_ = make_generator(cfg.variant, opts);
+    if (!cfg.exec) gen_ = make_builtin(cfg);
     for (unsigned t = 0; t < cfg.threads; ++t) {
       threads_[t] = std::make_unique<ThreadState>();
       const std::string path = fmt::format(
@@ -130,11 +121,46 @@ class Node {
   }
 
   ~Node() {
+    if (!workers_.empty()) abandon();
     for (int fd : fds_) ::close(fd);
     if (probe_fd_ >= 0) ::close(probe_fd_);
   }
 
-  // Starts the writer and the generator threads; they wait for `start_mono_ns`.
+  static std::unique_ptr<Generator> make_builtin(const NodeConfig& cfg) {
+    GeneratorOptions opts;
+    // The layout's "epoch in the future" check is about the configuration, not about the
+    // faked clock: a leap-second run sets the clock to 2016, and that must not reject a layout
+    // whose epoch is 2020. The generator itself still refuses a clock before its epoch.
+    opts.layout = Layout::parse(cfg.layout, Clock::floor_div(true_ns(), 1'000'000));
+    opts.policy = Policy::parse(cfg.policy);
+    opts.node = cfg.node_id;
+    if (!cfg.persist_dir.empty()) {
+      HighWaterMark mark(mark_path(cfg.persist_dir, cfg.node_id));
+      opts.resume_after_unix_ms = mark.load();
+      opts.clock = std::make_shared<ReservingClock>(wall_clock(), mark, lookahead_ms(opts.policy),
+                                                    cfg.reserve_ms, opts.resume_after_unix_ms);
+    }
+    return make_generator(cfg.variant, opts);
+  }
+
+  // Starts the generator threads (and their programs); returns when every one is ready.
+  void prepare() {
+    for (unsigned t = 0; t < cfg_.threads; ++t) workers_.emplace_back([this, t] { work(t); });
+    for (unsigned n = 0; (n = prepared_.load(std::memory_order_acquire)) < cfg_.threads;) {
+      prepared_.wait(n, std::memory_order_acquire);
+    }
+  }
+
+  // The driver gave up before "go": the threads leave without issuing.
+  void abandon() {
+    start_ = stop_ = 0;
+    go_.store(true, std::memory_order_release);
+    go_.notify_all();
+    for (auto& w : workers_) w.join();
+    workers_.clear();
+  }
+
+  // Starts the writer and releases the generator threads; they wait for `start_mono_ns`.
   void run(std::int64_t start_mono_ns, std::int64_t stop_mono_ns) {
     start_ = start_mono_ns;
     stop_ = stop_mono_ns;
@@ -142,9 +168,10 @@ class Node {
     std::thread prober;
     if (probe_fd_ >= 0) prober = std::thread([this] { probe_loop(); });
     std::vector<std::thread> workers;
-    for (unsigned t = 0; t < cfg_.threads; ++t) {
-      workers.emplace_back([this, t] { issue_loop(*threads_[t]); });
-    }
+    workers.swap(workers_);
+    // Release pairs with the acquire in work(): start_ and stop_ are set.
+    go_.store(true, std::memory_order_release);
+    go_.notify_all();
     while (!sleep_until_mono(stop_)) {
     }
     // Give a thread still inside next() a moment; one that stays (a long `wait`) is reported
@@ -168,6 +195,43 @@ class Node {
   }
 
  private:
+  void work(unsigned t) {
+    ThreadState& s = *threads_[t];
+    if (cfg_.exec) {
+      try {
+        s.program = std::make_unique<external::Program>(*cfg_.exec, cfg_.node_id + t);
+      } catch (const std::exception& e) {
+        fatal(2, e.what());
+      }
+    }
+    prepared_.fetch_add(1, std::memory_order_release);
+    prepared_.notify_all();
+    go_.wait(false, std::memory_order_acquire);
+    if (s.program && stop_ > 0) {
+      // The rest of its start-up (an interpreter's lazy imports) before the start time, on
+      // the run's clock: one request of one ID, not recorded (issued before the run; a batch
+      // taken now would hand stale IDs into it).
+      std::vector<Id> warm;
+      try {
+        s.program->request(1, warm);
+      } catch (const std::exception& e) {
+        fatal(2, e.what());
+      }
+    }
+    issue_loop(s);
+    s.program.reset();  // EOF from the thread that started it, before the thread ends
+  }
+
+  Id next_id(ThreadState& s) {
+    if (!s.program) return gen_->next();
+    if (s.taken == s.ids.size()) {
+      s.ids.clear();
+      s.taken = 0;
+      s.program->request(cfg_.exec->batch, s.ids);
+    }
+    return s.ids[s.taken++];
+  }
+
   void issue_loop(ThreadState& s) {
     while (!sleep_until_mono(start_)) {
     }
@@ -187,7 +251,7 @@ class Node {
       Record r;
       const std::int64_t began = mono_ns();
       try {
-        const Id id = gen_->next();
+        const Id id = next_id(s);
         r.hi = id.hi;
         r.lo = id.lo;
         r.kind = static_cast<std::uint16_t>(RecordKind::id);
@@ -295,7 +359,10 @@ class Node {
   }
 
   const NodeConfig cfg_;
-  std::unique_ptr<Generator> gen_;
+  std::unique_ptr<Generator> gen_;  // null for an external program (ThreadState::program)
+  std::vector<std::thread> workers_;
+  std::atomic<unsigned> prepared_{0};
+  std::atomic<bool> go_{false};
   std::vector<std::unique_ptr<ThreadState>> threads_;
   std::vector<int> fds_;
   int probe_fd_ = -1;
@@ -322,6 +389,7 @@ int run_node(const NodeConfig& cfg) {
     return 2;
   }
 
+  node->prepare();
   // Calibration reading (see node.hpp): the oracle on both sides of one faked reading.
   const std::int64_t t1 = true_ns();
   const std::int64_t fake = wall_clock()->wall_ns();
@@ -332,7 +400,10 @@ int run_node(const NodeConfig& cfg) {
   std::string word;
   std::int64_t start = 0;
   std::int64_t stop = 0;
-  if (!(std::cin >> word >> start >> stop) || word != "go") return 0;  // the driver gave up
+  if (!(std::cin >> word >> start >> stop) || word != "go") {
+    node->abandon();
+    return 0;  // the driver gave up
+  }
   try {
     node->run(start, stop);
   } catch (const IoError& e) {

@@ -20,6 +20,21 @@
 // drains the queues into one file per thread every millisecond (record.hpp). Refusals are
 // records too: nothing a generator does is dropped.
 //
+// External program (`exec`): each thread runs its own instance of the program
+// (external::Program, node id node_id + t), started before "ready" and asked for one ID (not
+// recorded) between "go" and the start time, so that its start-up is not part of the run and
+// its first clock reading is on the run's clock; then it asks for exec->batch IDs whenever its
+// last answer is used up. (Before "go" the driver has the node's clock read true time, never
+// the calibration's ×2: a program reading the clock at start-up would see 2083 and wrap.)
+// The program is the node's child and inherits its environment (LD_PRELOAD, FAKETIME_*): a
+// dynamically linked program reading the clock through libc sees the node's faked clock. Its
+// libfaketime start equals the node's: every process sharing the driver's FAKETIME_SHARED
+// segment (zero-filled, faketime.hpp) takes its start time from there, so the driver's
+// calibration holds for the program too and rate scenarios apply to it unchanged. A program
+// that exits or misbehaves ends the node with status 2 and the program's error. It dies with
+// the node: its parent-death signal follows the thread that started it (plumbing/
+// child_process.hpp), which lives until its loop ends, and a kill -9 of the node kills it.
+//
 // Probe: when the IDs carry no time (`probe`), one more thread reads the node's own faked
 // clock through libc every millisecond, with the true time beside it, into
 // node-<k>.inc-<i>.probe (record.hpp): the fault check's evidence that each clock fault
@@ -29,7 +44,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "external/program.hpp"
 
 namespace idbench::chaos {
 
@@ -46,6 +64,8 @@ struct NodeConfig {
   std::string persist_dir;  // empty: no high-water mark
   std::int64_t reserve_ms = 1000;
   bool probe = false;  // read the faked clock every ms (see above)
+  // An external program instead of `variant` (see above).
+  std::optional<external::ExecSpec> exec;
 };
 
 // Runs the protocol above. Returns the process exit status: 0 after a clean stop, 2 when the

@@ -7,6 +7,7 @@
 
 #include "chaos/leftovers.hpp"
 #include "chaos/node.hpp"
+#include "cli/exec_options.hpp"
 #include "plumbing/temp_dir.hpp"
 
 int main(int argc, char** argv) {
@@ -27,6 +28,8 @@ int main(int argc, char** argv) {
   app.add_option("--persist", cfg.persist_dir, "high-water mark directory");
   app.add_option("--reserve-ms", cfg.reserve_ms, "reservation ahead of the clock");
   app.add_flag("--probe", cfg.probe, "read the faked clock every ms into a .probe file");
+  idbench::cli::ExecArgs exec;
+  idbench::cli::add_exec_options(&app, exec);
   CLI11_PARSE(app, argc, argv);
   if (sweep) {
     const int shm = idbench::chaos::sweep_stale_faketime_shm();
@@ -34,9 +37,17 @@ int main(int argc, char** argv) {
     fmt::print("removed {} stale /dev/shm entries and {} stale run directories\n", shm, dirs);
     return 0;
   }
-  if (cfg.variant.empty() || cfg.out_dir.empty()) {
-    fmt::print(stderr, "idbench-chaos-node: --variant and --out-dir are required\n");
+  if ((cfg.variant.empty() && exec.command.empty()) || cfg.out_dir.empty()) {
+    fmt::print(stderr, "idbench-chaos-node: --variant (or --exec) and --out-dir are required\n");
     return 2;
+  }
+  if (!exec.command.empty()) {
+    try {
+      cfg.exec = idbench::cli::to_exec_spec(exec, cfg.layout);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "idbench-chaos-node: {}\n", e.what());
+      return 2;
+    }
   }
   return idbench::chaos::run_node(cfg);
 }

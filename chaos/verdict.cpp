@@ -26,7 +26,7 @@ Promise promise_of(const VerdictSetup& s) {
 }
 
 // One finding per broken promise; returns how many duplicates broke one.
-std::size_t broken_duplicates(const Analysis& a, const Promise& p,
+std::size_t broken_duplicates(const Analysis& a, const Promise& p, bool program,
                               std::vector<std::string>& findings) {
   std::size_t broken = 0;
   if (p.within_process && a.duplicates_within_process > 0) {
@@ -37,8 +37,9 @@ std::size_t broken_duplicates(const Analysis& a, const Promise& p,
   }
   if (p.across_restart && a.duplicates_across_restart > 0) {
     broken += a.duplicates_across_restart;
-    findings.push_back(fmt::format("BROKEN: {} across a restart despite the persisted mark",
-                                   plural(a.duplicates_across_restart, "duplicate")));
+    findings.push_back(fmt::format("BROKEN: {} across a restart {}",
+                                   plural(a.duplicates_across_restart, "duplicate"),
+                                   program ? "of the program" : "despite the persisted mark"));
   }
   if (p.across_nodes && a.duplicates_across_nodes > 0) {
     broken += a.duplicates_across_nodes;
@@ -142,7 +143,7 @@ std::vector<std::string> evidence_gaps(const Analysis& a, const VerdictSetup& se
 Verdict judge(const Analysis& a, const VerdictSetup& setup) {
   Verdict v;
   v.promise = promise_of(setup);
-  const std::size_t broken = broken_duplicates(a, v.promise, v.findings);
+  const std::size_t broken = broken_duplicates(a, v.promise, setup.program, v.findings);
   const bool exhausted_right = exhaustion_ok(a, setup, v.findings);
   if (!a.self_check_ok) {
     v.findings.push_back("BROKEN (harness): the checker and the classifier disagree");

@@ -37,6 +37,7 @@ struct Fault {
 struct VerdictSetup {
   std::string policy = "refuse";
   bool persist = false;  // a persisted high-water mark
+  bool program = false;  // an external program (its own state carries it over restarts)
   int nodes = 1;
   bool steps_back = false;  // the scenario's flags (scenario.hpp)
   bool restarts = false;

@@ -12,6 +12,7 @@
 #include "chaos/process.hpp"
 #include "chaos/report.hpp"
 #include "chaos/scenario.hpp"
+#include "cli/exec_options.hpp"
 #include "generators/errors.hpp"
 #include "generators/policy.hpp"
 #include "generators/registry.hpp"
@@ -29,7 +30,12 @@ struct ChaosArgs {
   bool json = false;
   bool quiet = false;
   std::string timeline;
+  ExecArgs exec;
 };
+
+// Chaos asks an external program for 100 IDs a request unless told: a batch fetched before a
+// fault is used up within 100 IDs, so the fault shows in the next (chaos/fault_check.hpp).
+constexpr std::uint64_t kChaosExecBatch = 100;
 
 void list_scenarios() {
   std::string text = fmt::format(
@@ -87,12 +93,23 @@ int run_matrix(const ChaosArgs& args) {
 void run(const ChaosArgs& args) {
   try {
     if (args.list) return list_scenarios();
+    if (args.matrix && !args.exec.command.empty()) {
+      throw Error("--matrix runs the built-in variants; run --exec with one --scenario");
+    }
     if (args.matrix) {
       if (const int status = run_matrix(args); status != 0) throw CLI::RuntimeError(status);
       return;
     }
+    if (!args.exec.command.empty()) {
+      ChaosArgs with_exec = args;
+      with_exec.run.exec = to_exec_spec(args.exec, args.run.layout);
+      with_exec.run.variant = fmt::format("exec '{}'", args.exec.command);
+      with_exec.run.policy = "its own";
+      if (args.run.scenario.empty()) throw Error("give --scenario with --exec");
+      return run_one(with_exec);
+    }
     if (args.run.scenario.empty() || args.run.variant.empty()) {
-      throw Error("give --scenario and --variant (or --list, or --matrix --out FILE)");
+      throw Error("give --scenario and --variant or --exec (or --list, or --matrix --out FILE)");
     }
     run_one(args);
   } catch (const chaos::Interrupted&) {
@@ -123,7 +140,11 @@ CLI::Validator in_range(std::string (*problem)(double), std::string name) {
 
 void add_run_options(CLI::App* cmd, ChaosArgs& args) {
   cmd->add_option("--scenario", args.run.scenario, "scenario (see --list)");
-  cmd->add_option("--variant", args.run.variant, "generator variant (idbench list)");
+  CLI::Option* variant =
+      cmd->add_option("--variant", args.run.variant, "generator variant (idbench list)");
+  args.exec.batch = kChaosExecBatch;
+  CLI::Option* exec = add_exec_options(cmd, args.exec);
+  exec->excludes(variant);
   cmd->add_option("--policy", args.run.policy, "clock-regression policy NAME[:BOUND_MS]")
       ->capture_default_str();
   cmd->add_option("--layout", args.run.layout, "layout preset or spec (64-bit variants)")
