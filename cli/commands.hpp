@@ -24,5 +24,6 @@ void add_generate_command(CLI::App& app);
 void add_check_command(CLI::App& app);
 void add_locality_command(CLI::App& app);
 void add_real_command(CLI::App& app);
+void add_real_chaos_command(CLI::App& app);  // real_chaos_command.cpp
 
 }  // namespace idbench::cli

@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
   add_chaos_command(app);
   add_locality_command(app);
   add_real_command(app);
+  add_real_chaos_command(app);
 
   if (const char* name = unknown_subcommand(app, argc, argv)) {
     std::string names;

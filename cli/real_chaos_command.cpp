@@ -1,0 +1,126 @@
+// real_chaos_command.cpp — `idbench real-chaos`: the fault scenarios on the real systems
+// (real/faults.hpp), one or all, verdict lines on stdout, progress on stderr, the JSON the
+// report draws in --out (rewritten whole after every scenario, so an interrupted run keeps
+// what it measured).
+//
+//   idbench real-chaos --list
+//   idbench real-chaos --scenario ticket-restore --out reports/latest/real_chaos.json
+//   idbench real-chaos --scenario all
+//
+// Exit status: 0 when every verdict passed, 1 when one failed (duplicates, unavailable, fault
+// not applied, no evidence), 2 on bad input, 4 when MariaDB is not installed, 130 when
+// interrupted (servers and adapters killed, their directories removed).
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "chaos/leftovers.hpp"
+#include "cli/commands.hpp"
+#include "plumbing/atomic_file.hpp"
+#include "plumbing/child_process.hpp"
+#include "plumbing/run_context.hpp"
+#include "real/faults.hpp"
+#include "real/mariadb_server.hpp"
+
+namespace idbench::cli {
+namespace {
+
+struct RealChaosArgs {
+  bool list = false;
+  std::string scenario;
+  std::string out;
+  bool quiet = false;
+  real::FaultOptions options;
+};
+
+void list_scenarios() {
+  std::string text = "fault scenarios on the real systems (idbench real-chaos --scenario NAME|all):\n";
+  for (const real::FaultScenario& s : real::fault_scenarios()) {
+    text += fmt::format("  {:<26} {}\n", s.name, s.summary);
+  }
+  plumbing::OutputFile out("-");
+  out.write(text);
+  out.commit();
+}
+
+std::vector<std::string> chosen(const std::string& scenario) {
+  if (scenario.empty()) throw Error("give --scenario NAME or all (or --list)");
+  std::vector<std::string> names;
+  for (const real::FaultScenario& s : real::fault_scenarios()) {
+    if (scenario == "all" || scenario == s.name) names.push_back(s.name);
+  }
+  if (names.empty()) {
+    std::string known;
+    for (const auto& s : real::fault_scenarios()) known += (known.empty() ? "" : ", ") + s.name;
+    throw Error(fmt::format("unknown fault scenario '{}' (scenarios: {}, all)", scenario, known));
+  }
+  return names;
+}
+
+void write_json(const std::string& path, const std::vector<real::FaultRun>& runs) {
+  nlohmann::ordered_json j;
+  j["context"] = plumbing::to_json(plumbing::current_run_context());
+  j["scenarios"] = nlohmann::ordered_json::array();
+  for (const real::FaultRun& r : runs) j["scenarios"].push_back(real::to_json(r));
+  plumbing::write_file_atomically(path, j.dump(1) + "\n");
+}
+
+void run(RealChaosArgs& args) {
+  if (args.list) return list_scenarios();
+  const std::vector<std::string> names = chosen(args.scenario);
+  if (!args.out.empty()) plumbing::OutputFile(args.out).abandon();  // fails now, not later
+  const plumbing::InterruptGuard guard;
+  chaos::sweep_stale_faketime_shm();
+  args.options.progress = args.quiet ? nullptr : stderr;
+  std::vector<real::FaultRun> runs;
+  bool passed = true;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (!args.quiet) fmt::print(stderr, "real-chaos: scenario {}/{}: {}\n", i + 1, names.size(), names[i]);
+    runs.push_back(real::run_fault_scenario(names[i], args.options));
+    passed = passed && runs.back().verdict.passed;
+    plumbing::OutputFile out("-");
+    out.write(real::to_text(runs.back()));
+    out.commit();
+    if (!args.out.empty()) write_json(args.out, runs);
+  }
+  if (!passed) throw CLI::RuntimeError(kExitFound);
+}
+
+}  // namespace
+
+void add_real_chaos_command(CLI::App& app) {
+  auto args = std::make_shared<RealChaosArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "real-chaos", "Play faults on the real systems (MariaDB servers) and judge every ID");
+  cmd->add_flag("--list", args->list, "name and describe the scenarios");
+  cmd->add_option("--scenario", args->scenario, "a scenario (see --list), or all");
+  cmd->add_option("--out", args->out, "write the runs as JSON (with timelines) to FILE");
+  cmd->add_option("--clients", args->options.clients, "client threads, each with its own adapter")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 16u));
+  cmd->add_option("--time-scale", args->options.time_scale, "multiply every phase, 0.2 … 20")
+      ->capture_default_str()
+      ->check(CLI::Range(0.2, 20.0));
+  cmd->add_option("--flush", args->options.flush_values,
+                  "auto-increment-kill9: innodb_flush_log_at_trx_commit values to try")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 2));
+  cmd->add_option("--lock-modes", args->options.lock_modes,
+                  "auto-increment-kill9: innodb_autoinc_lock_mode values to try")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 2));
+  cmd->add_option("--system", args->options.system,
+                  "only the parts on this real system (idbench list --json: systems)");
+  cmd->add_flag("--quiet", args->quiet, "no progress on stderr");
+  cmd->callback([args] {
+    try {
+      run(*args);
+    } catch (const real::MariadbMissing& e) {
+      fmt::print(stderr, "idbench: {}\n", e.what());
+      throw CLI::RuntimeError(kExitMissingTool);
+    }
+  });
+}
+
+}  // namespace idbench::cli

@@ -1,0 +1,33 @@
+# real/faults.cmake — the fault scenarios on the real systems (issue 11, item 3: faults.hpp)
+# and their tests; included from real/CMakeLists.txt. `idbench real-chaos` is the thin command
+# line over it (cli/real_chaos_command.cpp).
+add_library(idbench_real_faults STATIC
+  faults.cpp faults_analysis.cpp faults_clients.cpp faults_judge.cpp faults_report.cpp)
+target_include_directories(idbench_real_faults PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(idbench_real_faults
+  PUBLIC idbench_real idbench_external idbench_chaos idbench_check nlohmann_json::nlohmann_json
+  PRIVATE fmt::fmt Threads::Threads)
+# The scenarios run the MariaDB adapter.
+add_dependencies(idbench_real_faults idbench-mariadb-adapter)
+
+# Figures and verdicts on planted records: no servers.
+idbench_test(faults_judge_test SOURCES faults_judge_test.cpp LIBS idbench_real_faults)
+
+# Real servers (skipped without MariaDB). Every test of the group runs with TMPDIR set to one
+# private directory; the fixture cleanup fails if a process or a directory refers to it after.
+set(faults_tmp ${CMAKE_BINARY_DIR}/faults-tmp)
+add_test(NAME faults_tmp_made COMMAND ${CMAKE_COMMAND} -E make_directory ${faults_tmp})
+set_tests_properties(faults_tmp_made PROPERTIES LABELS unit FIXTURES_SETUP real_faults)
+add_executable(faults_mariadb_test faults_mariadb_test.cpp)
+target_link_libraries(faults_mariadb_test PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
+gtest_discover_tests(faults_mariadb_test
+                     PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
+                                ENVIRONMENT TMPDIR=${faults_tmp}
+                     DISCOVERY_TIMEOUT 60)
+add_test(NAME faults_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/faults_cli_test.sh
+                                 $<TARGET_FILE:idbench>)
+set_tests_properties(faults_cli PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 180
+                     FIXTURES_REQUIRED real_faults ENVIRONMENT TMPDIR=${faults_tmp})
+add_test(NAME faults_left_nothing
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/faults_left_nothing.sh ${faults_tmp})
+set_tests_properties(faults_left_nothing PROPERTIES LABELS unit FIXTURES_CLEANUP real_faults)

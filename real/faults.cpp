@@ -1,0 +1,470 @@
+// faults.cpp — the fault scenarios on the real systems: each starts its servers, runs adapter
+// clients, plays its fault at set moments and records every ID (faults.hpp). The figures are
+// computed by faults_analysis.cpp; the judgement of each scenario is here, beside the fault it
+// judges; faults_report.cpp formats.
+#include "real/faults.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "chaos/faketime.hpp"
+#include "chaos/raw_time.hpp"
+#include "generators/errors.hpp"
+#include "plumbing/child_process.hpp"
+#include "plumbing/temp_dir.hpp"
+#include "real/faults_clients.hpp"
+#include "real/faults_judge.hpp"
+#include "real/systems.hpp"
+
+namespace idbench::real {
+namespace {
+
+const RealSystem& system_named(std::string_view name) {
+  const RealSystem* s = find_real_system(name);
+  if (s == nullptr) throw Error(fmt::format("real system '{}' is not in the registry", name));
+  return *s;
+}
+
+std::uint16_t one_server(const Id&) { return 0; }
+
+// Which server issued an ID, from the servers' auto_increment settings: the ticket pair counts
+// by 2 from offsets 1 and 2, so odd IDs are server 0's and even IDs server 1's.
+ServerOf by_offset(RunningSystem& run) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> counting;  // (increment, offset)
+  for (MariadbServer* s : run.servers()) {
+    counting.emplace_back(static_cast<std::uint64_t>(s->settings().auto_increment_increment),
+                          static_cast<std::uint64_t>(s->settings().auto_increment_offset));
+  }
+  if (counting.size() < 2) return one_server;
+  return [counting](const Id& id) {
+    for (std::size_t i = 0; i < counting.size(); ++i) {
+      const auto [increment, offset] = counting[i];
+      if (increment > 0 && id.lo % increment == offset % increment) {
+        return static_cast<std::uint16_t>(i);
+      }
+    }
+    return std::uint16_t{0};
+  };
+}
+
+// The systems a scenario runs on, less those --system leaves out; Error when none is left.
+std::vector<const RealSystem*> systems_for(std::string_view scenario,
+                                           std::initializer_list<std::string_view> names,
+                                           const FaultOptions& o) {
+  std::vector<const RealSystem*> out;
+  std::string all;
+  for (std::string_view n : names) {
+    all += fmt::format("{}{}", all.empty() ? "" : ", ", n);
+    if (o.system.empty() || o.system == n) out.push_back(&system_named(n));
+  }
+  if (out.empty()) {
+    throw Error(fmt::format("{} does not run on {} (it runs on {})", scenario, o.system, all));
+  }
+  return out;
+}
+
+// The clock of a scenario: phases held for scaled durations, events stamped in true time,
+// progress lines while it waits.
+class Stage {
+ public:
+  Stage(std::string scenario, const FaultOptions& options)
+      : scenario_(std::move(scenario)), options_(options) {}
+
+  void begin(FaultRecords& r, int servers) const {
+    r.servers = servers;
+    r.start_true_ns = chaos::true_ns();
+    r.start_mono_ns = chaos::mono_ns();
+  }
+  void end(FaultRecords& r) const { r.stop_mono_ns = chaos::mono_ns(); }
+
+  // Records `what` now, in every record set given, and says it; returns the instant (true ns).
+  std::int64_t event(std::initializer_list<FaultRecords*> records, const std::string& what) const {
+    const std::int64_t t = chaos::true_ns();
+    for (FaultRecords* r : records) r->events.push_back({t, what});
+    say(what);
+    return t;
+  }
+
+  void say(const std::string& line) const {
+    if (options_.progress != nullptr) {
+      fmt::print(options_.progress, "{}: {}\n", scenario_, line);
+      std::fflush(options_.progress);
+    }
+  }
+
+  // Holds for `seconds` × time scale while the clients work; a progress line every second.
+  void hold(double seconds, std::string_view what,
+            std::initializer_list<const ClientPool*> pools) const {
+    const auto total = static_cast<std::int64_t>(seconds * options_.time_scale * 1e9);
+    const std::int64_t start = chaos::mono_ns();
+    std::int64_t next_line = start + 1'000'000'000;
+    for (;;) {
+      plumbing::throw_if_interrupted();
+      const std::int64_t now = chaos::mono_ns();
+      if (now >= start + total) break;
+      if (now >= next_line) {
+        std::uint64_t ids = 0, failures = 0;
+        for (const ClientPool* p : pools) ids += p->ids(), failures += p->failures();
+        say(fmt::format("{} {:.1f}/{:.1f} s, {} IDs, {} failed requests", what,
+                        static_cast<double>(now - start) / 1e9, static_cast<double>(total) / 1e9,
+                        ids, failures));
+        next_line += 1'000'000'000;
+      }
+      chaos::sleep_until_mono(std::min(start + total, now + 50'000'000));
+    }
+  }
+
+ private:
+  std::string scenario_;
+  const FaultOptions& options_;
+};
+
+FaultPart part_of(const RealSystem& s, RunningSystem& run) {
+  FaultPart p;
+  p.system = s.name;
+  p.settings = run.describe();
+  p.width = s.exec.width.value_or(IdWidth::bits64);
+  p.id_time = s.exec.id_time;
+  return p;
+}
+
+void finish(FaultPart& p) { p.figures = analyse_faults(p.records, p.width, p.id_time); }
+
+// Ends a part: its clients stopped and joined, what they gathered analysed.
+void collect(const Stage& st, ClientPool& pool, FaultPart& p) {
+  pool.stop_into(p.records);
+  st.end(p.records);
+  finish(p);
+}
+
+// The server's wall clock against true time, by its own SYSDATE(6).
+ClockProbe probe(MariadbServer& server) {
+  const std::int64_t before = chaos::true_ns();
+  const std::string text = server.query("SELECT UNIX_TIMESTAMP(SYSDATE(6))");
+  const std::int64_t after = chaos::true_ns();
+  double server_s = 0;
+  try {
+    server_s = std::stod(text);
+  } catch (const std::exception&) {
+    throw Error(fmt::format("the server's clock probe answered '{}'", one_line(text)));
+  }
+  const double true_ms = static_cast<double>(before / 2 + after / 2) / 1e6;
+  return {before / 2 + after / 2, server_s * 1e3 - true_ms};
+}
+
+FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
+  const Stage st("ticket-restore", o);
+  RunningSystem run(sys, MariadbSettings{});
+  FaultPart p = part_of(sys, run);
+  MariadbServer& server0 = *run.servers().at(0);
+  st.begin(p.records, static_cast<int>(run.servers().size()));
+  ClientPool pool(run.exec_spec(), o.clients, by_offset(run));
+  st.hold(1.0, "serving", {&pool});
+  st.event({&p.records}, "snapshot of server 0 (a cold copy of its data directory)");
+  const std::string copy = server0.snapshot();
+  const std::int64_t copied_ns = st.event({&p.records}, "server 0 serves again after the snapshot");
+  st.hold(1.5, "serving after the snapshot", {&pool});
+  server0.stop();
+  st.event({&p.records}, "server 0 stopped; its data directory restored from the copy");
+  server0.restore(copy);
+  server0.start();
+  const std::int64_t restored_ns = st.event({&p.records}, "server 0 started on the restored copy");
+  st.hold(1.5, "serving after the restore", {&pool});
+  collect(st, pool, p);
+  p.verdict = judge_ticket_restore(p, copied_ns, restored_ns);
+  return p;
+}
+
+FaultRun ticket_restore(const FaultOptions& o) {
+  FaultRun r{"ticket-restore", "", {}, {}};
+  for (const RealSystem* s :
+       systems_for("ticket-restore", {"mariadb-ticket-pair-myisam", "mariadb-ticket-update"}, o)) {
+    r.parts.push_back(ticket_restore_on(*s, o));
+  }
+  return r;
+}
+
+FaultPart ticket_server_down_on(const RealSystem& sys, const FaultOptions& o) {
+  const Stage st("ticket-server-down", o);
+  RunningSystem run(sys, MariadbSettings{});
+  FaultPart p = part_of(sys, run);
+  MariadbServer& server1 = *run.servers().at(1);
+  st.begin(p.records, 2);
+  ClientPool pool(run.exec_spec(), o.clients, by_offset(run));
+  st.hold(1.0, "both servers up", {&pool});
+  const std::int64_t killed_ns = st.event({&p.records}, "kill -9 of server 1");
+  server1.kill9();
+  st.hold(2.0, "server 1 down", {&pool});
+  const std::int64_t restarting_ns = st.event({&p.records}, "server 1 restarting");
+  server1.start();
+  st.event({&p.records}, "server 1 answers again");
+  st.hold(1.5, "both servers up again", {&pool});
+  collect(st, pool, p);
+  p.verdict = judge_ticket_server_down(p, killed_ns, restarting_ns);
+  return p;
+}
+
+FaultRun ticket_server_down(const FaultOptions& o) {
+  FaultRun r{"ticket-server-down", "", {}, {}};
+  for (const RealSystem* s : systems_for("ticket-server-down",
+                                         {"mariadb-ticket-pair-myisam", "mariadb-ticket-pair-innodb"},
+                                         o)) {
+    r.parts.push_back(ticket_server_down_on(*s, o));
+  }
+  return r;
+}
+
+FaultPart auto_increment_kill9_once(const RealSystem& sys, const FaultOptions& o, int flush,
+                                    int lock_mode) {
+  const Stage st("auto-increment-kill9", o);
+  MariadbSettings base;
+  base.flush_log_at_trx_commit = flush;
+  base.autoinc_lock_mode = lock_mode;
+  RunningSystem run(sys, base);
+  FaultPart p = part_of(sys, run);
+  p.label = fmt::format("innodb_flush_log_at_trx_commit={}, innodb_autoinc_lock_mode={}", flush,
+                        lock_mode);
+  st.say(p.settings);
+  MariadbServer& server = *run.servers().at(0);
+  st.begin(p.records, 1);
+  ClientPool pool(run.exec_spec(), o.clients, one_server);
+  st.hold(1.5, "serving", {&pool});
+  const std::int64_t killed_ns = st.event({&p.records}, "kill -9 of mariadbd");
+  server.kill9();
+  st.event({&p.records}, "mariadbd restarting (crash recovery)");
+  server.start();
+  const std::int64_t back_ns = st.event({&p.records}, "mariadbd answers again");
+  st.hold(1.5, "serving after recovery", {&pool});
+  collect(st, pool, p);
+  p.verdict = judge_kill9(p, killed_ns, back_ns);
+  return p;
+}
+
+FaultRun auto_increment_kill9(const FaultOptions& o) {
+  FaultRun r{"auto-increment-kill9", "", {}, {}};
+  for (const RealSystem* s : systems_for("auto-increment-kill9", {"mariadb-auto-increment"}, o)) {
+    for (const int flush : o.flush_values) {
+      for (const int lock_mode : o.lock_modes) {
+        r.parts.push_back(auto_increment_kill9_once(*s, o, flush, lock_mode));
+      }
+    }
+  }
+  return r;
+}
+
+// The faked clock of the UUID scenarios: one timestamp file every server reads.
+class FakedClock {
+ public:
+  FakedClock() : dir_("idbench-faults"), file_(dir_.path() + "/faketime") {
+    chaos::write_setting(file_, "+0");
+    const std::string lib = chaos::find_libfaketime();
+    for (const std::string& e : chaos::node_environment(file_, lib)) {
+      const std::string key = e.substr(0, e.find('='));
+      if (key == "LD_PRELOAD" || key.starts_with("FAKETIME") || key == "DONT_FAKE_MONOTONIC" ||
+          key == "TZ") {
+        env_.push_back(e);
+      }
+    }
+  }
+  const std::vector<std::string>& env() const { return env_; }
+  // The servers' wall clock = true time + offset (seconds, may be fractional).
+  void set_offset_s(double offset) const {
+    chaos::write_setting(file_, fmt::format("{:+.3f}", offset));
+  }
+
+ private:
+  plumbing::TempDir dir_;
+  std::string file_;
+  std::vector<std::string> env_;
+};
+
+// The two UUID functions, each on its own server, both reading one faked clock.
+struct UuidRig {
+  explicit UuidRig(const FakedClock& clock)
+      : uuid_sys(system_named("mariadb-uuid")), short_sys(system_named("mariadb-uuid-short")),
+        uuid(uuid_sys, settings(clock)), shortid(short_sys, settings(clock)) {}
+  static MariadbSettings settings(const FakedClock& clock) {
+    MariadbSettings s;
+    s.env = clock.env();
+    return s;
+  }
+  std::vector<MariadbServer*> servers() {
+    return {uuid.servers().at(0), shortid.servers().at(0)};
+  }
+  const RealSystem& uuid_sys;
+  const RealSystem& short_sys;
+  RunningSystem uuid;
+  RunningSystem shortid;
+};
+
+void probe_all(UuidRig& rig, FaultPart& a, FaultPart& b) {
+  a.records.probes.push_back(probe(*rig.servers()[0]));
+  b.records.probes.push_back(probe(*rig.servers()[1]));
+}
+
+FaultRun uuid_clock_back(const FaultOptions& o) {
+  const Stage st("uuid-clock-back", o);
+  systems_for("uuid-clock-back", {"mariadb-uuid", "mariadb-uuid-short"}, o);
+  const FakedClock clock;
+  UuidRig rig(clock);
+  FaultPart a = part_of(rig.uuid_sys, rig.uuid), b = part_of(rig.short_sys, rig.shortid);
+  st.begin(a.records, 1);
+  st.begin(b.records, 1);
+  probe_all(rig, a, b);
+  ClientPool pa(rig.uuid.exec_spec(), o.clients, one_server);
+  ClientPool pb(rig.shortid.exec_spec(), o.clients, one_server);
+  st.hold(1.5, "serving", {&pa, &pb});
+  clock.set_offset_s(-kUuidStepBackS);
+  const std::int64_t step_ns = chaos::true_ns();
+  st.event({&a.records, &b.records},
+           fmt::format("the servers' wall clock stepped back {} s", kUuidStepBackS));
+  probe_all(rig, a, b);
+  st.hold(2.5, "serving with the clock behind", {&pa, &pb});
+  probe_all(rig, a, b);
+  pa.stop_into(a.records);
+  pb.stop_into(b.records);
+  st.end(a.records);
+  st.end(b.records);
+  finish(a);
+  finish(b);
+  a.verdict = judge_uuid_clock_back(a, step_ns, kUuidStepBackS);
+  b.verdict = judge_uuid_clock_back(b, step_ns, kUuidStepBackS);
+  FaultRun r{"uuid-clock-back", "", {}, {}};
+  r.parts.push_back(std::move(a));
+  r.parts.push_back(std::move(b));
+  return r;
+}
+
+// The second UUID_SHORT() issued from its first ID (the start-up second in bits 24..55).
+std::optional<std::int64_t> short_start_second(const FaultRecords& r) {
+  if (r.ids.empty()) return std::nullopt;
+  return static_cast<std::int64_t>((r.ids.front().id.lo >> 24) & 0xffffffffu);
+}
+
+// UUID_SHORT()'s start second before and after the restart, and how the two ranges meet.
+void add_start_seconds(FaultPart& p, std::optional<std::int64_t> first, std::int64_t back_ns) {
+  std::optional<std::int64_t> second;
+  std::uint64_t max_before = 0;
+  for (const IssuedId& s : p.records.ids) {
+    if (s.true_ns < back_ns) max_before = std::max(max_before, s.id.lo);
+    if (s.true_ns >= back_ns && !second) {
+      second = static_cast<std::int64_t>((s.id.lo >> 24) & 0xffffffffu);
+    }
+  }
+  std::uint64_t at_or_below = 0;
+  for (const IssuedId& s : p.records.ids) at_or_below += s.true_ns >= back_ns && s.id.lo <= max_before;
+  p.verdict.findings.push_back(fmt::format(
+      "UUID_SHORT() start second (bits 24..55): {} before the restart, {} after it; {} IDs after "
+      "the restart are not above the largest issued before it",
+      first ? std::to_string(*first) : "none", second ? std::to_string(*second) : "none",
+      at_or_below));
+}
+
+FaultRun uuid_short_restart_behind(const FaultOptions& o) {
+  const Stage st("uuid-short-restart-behind", o);
+  systems_for("uuid-short-restart-behind", {"mariadb-uuid-short", "mariadb-uuid"}, o);
+  const FakedClock clock;
+  UuidRig rig(clock);
+  FaultPart a = part_of(rig.uuid_sys, rig.uuid), b = part_of(rig.short_sys, rig.shortid);
+  st.begin(a.records, 1);
+  st.begin(b.records, 1);
+  auto pa = std::make_unique<ClientPool>(rig.uuid.exec_spec(), o.clients, one_server);
+  auto pb = std::make_unique<ClientPool>(rig.shortid.exec_spec(), o.clients, one_server);
+  st.hold(2.0, "serving", {pa.get(), pb.get()});
+  // Stop the clients of the first lifetime before the restart, so the first start second is
+  // known: UUID_SHORT()'s first ID carries it.
+  pa->stop_into(a.records);
+  pb->stop_into(b.records);
+  const std::optional<std::int64_t> first_start = short_start_second(b.records);
+  for (MariadbServer* s : rig.servers()) s->stop();
+  st.event({&a.records, &b.records}, "both servers stopped");
+  // The clock goes back to the first start's second: the restart reads it as its start time.
+  const double behind = first_start ? static_cast<double>(chaos::true_ns()) / 1e9 -
+                                          static_cast<double>(*first_start)
+                                    : kUuidStepBackS;
+  clock.set_offset_s(-behind);
+  st.event({&a.records, &b.records},
+           fmt::format("the servers' wall clock set {:.3f} s behind (back to the first start's "
+                       "second); restarting",
+                       behind));
+  // UUID_SHORT()'s server first: it reads its start second within the second it aims at.
+  rig.servers()[1]->start();
+  rig.servers()[0]->start();
+  const std::int64_t back_ns = chaos::true_ns();
+  probe_all(rig, a, b);
+  st.event({&a.records, &b.records}, "both servers answer again");
+  pa = std::make_unique<ClientPool>(rig.uuid.exec_spec(), o.clients, one_server, o.clients);
+  pb = std::make_unique<ClientPool>(rig.shortid.exec_spec(), o.clients, one_server, o.clients);
+  st.hold(2.0, "serving after the restart", {pa.get(), pb.get()});
+  pa->stop_into(a.records);
+  pb->stop_into(b.records);
+  st.end(a.records);
+  st.end(b.records);
+  finish(a);
+  finish(b);
+  a.verdict = judge_restart_behind(a, back_ns, behind);
+  b.verdict = judge_restart_behind(b, back_ns, behind);
+  add_start_seconds(b, first_start, back_ns);
+  FaultRun r{"uuid-short-restart-behind", "", {}, {}};
+  r.parts.push_back(std::move(b));
+  r.parts.push_back(std::move(a));
+  return r;
+}
+
+struct Entry {
+  FaultScenario about;
+  FaultRun (*run)(const FaultOptions&);
+};
+
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> e = {
+      {{"ticket-restore",
+        "a ticket server restored from a copy of its data directory taken earlier: its counter "
+        "goes back (the ticket server's NTP step); the duplicates must be caught"},
+       ticket_restore},
+      {{"ticket-server-down",
+        "one server of the ticket pair killed with -9 and restarted: availability, and how far "
+        "the two streams drift apart in order"},
+       ticket_server_down},
+      {{"auto-increment-kill9",
+        "kill -9 and restart of mariadbd under AUTO_INCREMENT load, per "
+        "innodb_flush_log_at_trx_commit: is any value handed out twice?"},
+       auto_increment_kill9},
+      {{"uuid-clock-back",
+        "mariadbd under libfaketime, its wall clock stepped back 5 s while it serves UUID() and "
+        "UUID_SHORT()"},
+       uuid_clock_back},
+      {{"uuid-short-restart-behind",
+        "mariadbd restarted with its clock back at its first start's second: UUID_SHORT() "
+        "takes its high bits from the start time"},
+       uuid_short_restart_behind},
+  };
+  return e;
+}
+
+}  // namespace
+
+const std::vector<FaultScenario>& fault_scenarios() {
+  static const std::vector<FaultScenario> s = [] {
+    std::vector<FaultScenario> out;
+    for (const Entry& e : entries()) out.push_back(e.about);
+    return out;
+  }();
+  return s;
+}
+
+FaultRun run_fault_scenario(std::string_view name, const FaultOptions& options) {
+  for (const Entry& e : entries()) {
+    if (e.about.name != name) continue;
+    FaultRun r = e.run(options);
+    r.description = e.about.summary;
+    r.verdict = overall_verdict(r);
+    return r;
+  }
+  std::string names;
+  for (const Entry& e : entries()) names += (names.empty() ? "" : ", ") + e.about.name;
+  throw Error(fmt::format("unknown fault scenario '{}' (scenarios: {}, all)", name, names));
+}
+
+}  // namespace idbench::real

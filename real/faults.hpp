@@ -1,0 +1,192 @@
+// faults.hpp — faults played on the real systems (issue 11, item 3): project-started mariadbd
+// servers, adapter clients (external::Program, one round trip per ID), one fault each, every
+// ID kept with the true time it was issued, and a verdict that rests on evidence.
+//
+//   FaultRun run = run_fault_scenario("ticket-restore", {.progress = stderr});
+//   run.verdict.passed;          // false: "DUPLICATES issued: 812 ..."
+//   nlohmann::ordered_json j = to_json(run);   // faults_report.cpp: what the report draws
+//
+// The scenarios (fault_scenarios() lists them with one line each):
+//   ticket-restore            a ticket server's data directory is restored from a copy taken
+//                             earlier: its counter goes back (the ticket server's NTP step);
+//                             the duplicates it issues must be caught, and the verdict fails
+//                             (server 0 of Flickr's MyISAM pair; the one-row InnoDB UPDATE);
+//   ticket-server-down        one server of the ticket pair is killed with -9 and restarted
+//                             later: availability, and how far the two streams drift apart
+//                             (the pair on MyISAM and on InnoDB);
+//   auto-increment-kill9      kill -9 and restart of mariadbd under AUTO_INCREMENT load, per
+//                             innodb_flush_log_at_trx_commit × innodb_autoinc_lock_mode: is a
+//                             value handed out twice?
+//   uuid-clock-back           mariadbd under libfaketime, its wall clock stepped back while it
+//                             serves UUID() and UUID_SHORT();
+//   uuid-short-restart-behind mariadbd restarted while its clock is behind: UUID_SHORT() takes
+//                             its high bits from the server's start second.
+//
+// Time: every ID carries the true CLOCK_REALTIME and CLOCK_MONOTONIC instants of its reply,
+// read by raw system calls (chaos/raw_time.hpp), so libfaketime never sees them. A faked
+// server clock is only its CLOCK_REALTIME (DONT_FAKE_MONOTONIC=1): an NTP step never moves
+// CLOCK_MONOTONIC either. That the fault reached the server is shown by a probe, the
+// server's own SYSDATE(6) against true time, and by the IDs' embedded times where they carry
+// any; a run whose probe did not move is "fault not applied" and fails.
+//
+// Nothing outlives a run: servers are real::MariadbServer (own process group, parent-death
+// signal, swept at the next start), adapters are external::Program; a signal ends the run
+// with plumbing::Interrupted.
+//
+// Thread safety: run_fault_scenario() runs client threads inside and joins them before it
+// returns; call it from one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "generators/id.hpp"
+#include "generators/registry.hpp"
+
+namespace idbench::real {
+
+// One ID as a client received it.
+struct IssuedId {
+  Id id;
+  std::int64_t true_ns = 0;  // CLOCK_REALTIME when the reply arrived (raw syscall)
+  std::int64_t mono_ns = 0;  // CLOCK_MONOTONIC, same instant
+  std::uint16_t client = 0;
+  std::uint16_t server = 0;  // which server issued it (the ticket pair: by parity)
+};
+
+// A request that failed (the adapter reported an error, exited, or could not start).
+struct FailedRequest {
+  std::int64_t true_ns = 0;
+  std::int64_t mono_ns = 0;
+  std::uint16_t client = 0;
+  std::string message;
+};
+
+// One probe of a server's clock: its SYSDATE(6) against true time.
+struct ClockProbe {
+  std::int64_t true_ns = 0;
+  double server_minus_true_ms = 0;
+};
+
+// What a scenario played, when (true ns).
+struct FaultEvent {
+  std::int64_t true_ns = 0;
+  std::string what;
+};
+
+// Everything one scenario measured. Pure data: analyse_faults() turns it into figures.
+struct FaultRecords {
+  std::int64_t start_true_ns = 0;
+  std::int64_t start_mono_ns = 0;
+  std::int64_t stop_mono_ns = 0;
+  int servers = 1;
+  std::vector<IssuedId> ids;  // every ID, in no particular order
+  std::vector<FailedRequest> failures;
+  std::uint64_t requests = 0;  // attempted, successful or not
+  std::vector<FaultEvent> events;
+  std::vector<ClockProbe> probes;
+};
+
+struct TimelineBucket {
+  double t_ms = 0;                       // bucket start, true ms since the run started
+  std::vector<std::uint64_t> ids;        // per server
+  std::uint64_t failures = 0;
+  std::optional<double> skew_min_ms;     // embedded time − true time (IDs carrying time)
+  std::optional<double> skew_max_ms;
+};
+
+// The figures every scenario reports.
+struct FaultFigures {
+  std::uint64_t requests = 0;
+  std::uint64_t ids = 0;
+  std::uint64_t failures = 0;
+  double availability = 1.0;  // ids / requests
+  double longest_gap_ms = 0;  // longest time no client received an ID (monotonic)
+  std::uint64_t duplicates = 0;         // extra copies, by the shared checker (check/)
+  std::uint64_t duplicated_values = 0;
+  std::vector<std::string> duplicate_examples;  // "<id> x2 at 1200.3 ms and 4410.0 ms"
+  // Per client, an ID below the one the same client received before it (UUID v1: by its
+  // embedded time).
+  std::uint64_t order_violations = 0;
+  // Across all clients in true-time order, an ID below the largest issued before it.
+  std::uint64_t regressions = 0;
+  // The largest true-time gap between two IDs whose ID order contradicts their true order.
+  double ksort_bound_ms = 0;
+  std::vector<std::uint64_t> ids_per_server;
+  // Two servers: the largest |latest ID of server 0 − latest ID of server 1| over the run.
+  std::uint64_t max_server_lag = 0;
+  std::optional<double> skew_min_ms;  // embedded − true, IDs carrying time
+  std::optional<double> skew_max_ms;
+  std::vector<TimelineBucket> timeline;
+};
+
+inline constexpr double kTimelineBucketMs = 100;
+
+// Pure: the figures from the records. `id_time` says how an ID carries its time (IdTime::uuid
+// for UUID(); none for counters).
+FaultFigures analyse_faults(const FaultRecords& records, IdWidth width, IdTime id_time);
+
+struct FaultVerdict {
+  std::string verdict;  // "kept", "DUPLICATES", "fault not applied", "unavailable", ...
+  bool passed = false;
+  std::string evidence;  // one line of the numbers the verdict rests on
+  std::vector<std::string> findings;  // further lines: what was measured
+};
+
+// One system's part of a scenario (a scenario may run several, e.g. UUID() and UUID_SHORT()).
+struct FaultPart {
+  std::string system;    // "mariadb-ticket-pair", ...
+  std::string settings;  // the servers' describe(): durability, lock mode, version
+  std::string label;     // what varies between parts ("innodb_flush_log_at_trx_commit=2")
+  IdWidth width = IdWidth::bits64;
+  IdTime id_time = IdTime::none;
+  FaultRecords records;
+  FaultFigures figures;
+  FaultVerdict verdict;
+};
+
+struct FaultRun {
+  std::string scenario;
+  std::string description;
+  std::vector<FaultPart> parts;
+  FaultVerdict verdict;  // the scenario's: fails when any part fails
+};
+
+struct FaultScenario {
+  std::string name;
+  std::string summary;
+};
+const std::vector<FaultScenario>& fault_scenarios();
+
+struct FaultOptions {
+  // Multiplies every phase of a scenario (a quick test runs at 0.5).
+  double time_scale = 1.0;
+  unsigned clients = 2;
+  // auto-increment-kill9: the innodb_flush_log_at_trx_commit values to try, and the
+  // innodb_autoinc_lock_mode values (1 is MariaDB 10.11's default, 2 interleaved).
+  std::vector<int> flush_values = {1, 2, 0};
+  std::vector<int> lock_modes = {1, 2};
+  // Only the parts on this real system (a scenario runs on one or two); empty: all of them.
+  // The UUID scenarios run UUID() and UUID_SHORT() together; naming either keeps both.
+  std::string system;
+  FILE* progress = nullptr;  // progress lines go here when set
+};
+
+// Runs one scenario. Throws Error for an unknown name (exit 2), Error with kExitMissingTool
+// semantics from MariadbServer when MariaDB is missing, plumbing::Interrupted on a signal.
+FaultRun run_fault_scenario(std::string_view name, const FaultOptions& options);
+
+// faults_report.cpp — reporting, no measuring.
+// "ticket-restore: DUPLICATES — duplicates issued: 812 (…)" and a line per finding.
+std::string to_text(const FaultRun& run);
+// The JSON the report draws (README, "Faults on the real systems").
+nlohmann::ordered_json to_json(const FaultRun& run);
+
+}  // namespace idbench::real

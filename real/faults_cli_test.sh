@@ -1,0 +1,61 @@
+#!/bin/sh
+# faults_cli_test.sh — `idbench real-chaos` from the outside: --list, bad input (exit 2), and
+# SIGINT in the middle of a scenario (exit 130, no server, adapter or directory left; the
+# fixture cleanup faults_left_nothing.sh checks the processes and directories).
+#
+#   faults_cli_test.sh IDBENCH
+# Exit 77 (ctest: skipped) for the SIGINT part when MariaDB is not installed.
+set -u
+idbench=$1
+failed=0
+fail() { echo "FAIL: $*"; failed=1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/faults-cli-XXXXXX")
+tmp=${TMPDIR:-/tmp}
+
+"$idbench" real-chaos --list >"$work/list" 2>&1 || fail "--list exited $?"
+grep -q "ticket-restore" "$work/list" || fail "--list does not name ticket-restore"
+
+"$idbench" real-chaos --scenario no-such-scenario >"$work/out" 2>"$work/err"
+status=$?
+[ $status -eq 2 ] || fail "an unknown scenario exited $status, not 2"
+[ "$(wc -l <"$work/err")" -eq 1 ] || { fail "an unknown scenario: not one line on stderr"; cat "$work/err"; }
+
+"$idbench" real-chaos --scenario ticket-restore --out "$work/no/such/dir/f.json" >"$work/out" 2>"$work/err"
+status=$?
+[ $status -eq 2 ] || fail "an unwritable --out exited $status, not 2"
+
+if ! { command -v mariadbd || test -x /usr/sbin/mariadbd; } >/dev/null 2>&1; then
+  rm -rf "$work"
+  [ $failed -eq 0 ] && echo "skipped: mariadb-server is not installed (the rest passed)" && exit 77
+  exit $failed
+fi
+
+# SIGINT once a server answers: exit 130 and nothing of this run left.
+"$idbench" real-chaos --scenario ticket-server-down --out "$work/run.json" >"$work/out" 2>"$work/err" &
+run=$!
+i=0
+until ls "$tmp"/idbench-*-"$run"-*/mysqld.sock >/dev/null 2>&1 || [ $i -ge 600 ]; do
+  kill -0 $run 2>/dev/null || break
+  sleep 0.1
+  i=$((i + 1))
+done
+kill -INT $run 2>/dev/null
+wait $run
+status=$?
+[ $status -eq 130 ] || { fail "an interrupted run exited $status, not 130"; cat "$work/err"; }
+sleep 0.5
+left=$(ls -d "$tmp"/idbench-*-"$run"-* 2>/dev/null)
+[ -z "$left" ] || fail "SIGINT left directories: $left"
+# Any process whose environment or command line names one of this run's directories.
+for f in $(grep -lsE -- "$tmp/idbench-[a-z-]+-$run-" /proc/[0-9]*/environ /proc/[0-9]*/cmdline); do
+  pid=$(echo "$f" | cut -d/ -f3)
+  [ "$pid" = "$$" ] && continue
+  cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
+  case "$cmd" in grep*) continue ;; esac
+  fail "SIGINT left process $pid: $cmd"
+done
+ls "$work"/.run.json.tmp-* >/dev/null 2>&1 && fail "SIGINT left a temp file beside --out"
+
+rm -rf "$work"
+[ $failed -eq 0 ] && echo "ok: real-chaos command line"
+exit $failed

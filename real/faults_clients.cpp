@@ -1,0 +1,95 @@
+// faults_clients.cpp — client threads asking adapters for one ID per round trip.
+#include "real/faults_clients.hpp"
+
+#include <algorithm>
+
+#include "chaos/raw_time.hpp"
+#include "generators/errors.hpp"
+#include "plumbing/child_process.hpp"
+
+namespace idbench::real {
+namespace {
+
+// After a failed request the client waits this long before it starts a new adapter: long
+// enough not to spin on a server that is down, short enough to see it come back promptly.
+constexpr std::int64_t kRetryPauseNs = 20'000'000;
+
+// A failure message is kept short: the first line of the adapter's error is enough.
+std::string first_line(const std::string& s) {
+  const auto nl = s.find('\n');
+  return nl == std::string::npos ? s : s.substr(0, nl);
+}
+
+}  // namespace
+
+ClientPool::ClientPool(const external::ExecSpec& spec, unsigned clients, ServerOf server_of,
+                       std::uint16_t first_client)
+    : spec_(spec), server_of_(std::move(server_of)), first_client_(first_client) {
+  for (unsigned i = 0; i < clients; ++i) clients_.push_back(std::make_unique<Client>());
+  for (unsigned i = 0; i < clients; ++i) threads_.emplace_back([this, i] { run(i); });
+}
+
+ClientPool::~ClientPool() { join(); }
+
+void ClientPool::join() {
+  // Pairs with the acquire loads in run() and one_program().
+  stop_.store(true, std::memory_order_release);
+  for (std::thread& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+}
+
+void ClientPool::run(std::size_t index) {
+  Client& c = *clients_[index];
+  try {
+    while (!stop_.load(std::memory_order_acquire) && !plumbing::interrupted()) {
+      one_program(index, c);
+      if (stop_.load(std::memory_order_acquire)) break;
+      chaos::sleep_until_mono(chaos::mono_ns() + kRetryPauseNs);
+    }
+  } catch (...) {
+    c.error = std::current_exception();
+  }
+}
+
+// One adapter's life: requests until it fails or the pool stops. A failure is recorded.
+void ClientPool::one_program(std::size_t index, Client& c) {
+  const auto client = static_cast<std::uint16_t>(first_client_ + index);
+  std::vector<Id> got;
+  bool asked = false;  // a request was sent to this adapter and not yet answered
+  try {
+    external::Program program(spec_, client + 1u);
+    while (!stop_.load(std::memory_order_acquire)) {
+      got.clear();
+      ++c.requests;
+      asked = true;
+      program.request(1, got);
+      asked = false;
+      const std::int64_t t = chaos::true_ns();
+      const std::int64_t m = chaos::mono_ns();
+      for (const Id& id : got) c.ids.push_back({id, t, m, client, server_of_(id)});
+      ids_.fetch_add(got.size(), std::memory_order_relaxed);
+    }
+  } catch (const external::ProgramError& e) {
+    if (plumbing::interrupted()) throw plumbing::Interrupted();
+    if (!asked) ++c.requests;  // the adapter could not start: that request failed too
+    c.failures.push_back({chaos::true_ns(), chaos::mono_ns(), client, first_line(e.what())});
+    failures_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void ClientPool::stop_into(FaultRecords& records) {
+  join();
+  std::exception_ptr error;
+  for (auto& c : clients_) {
+    records.ids.insert(records.ids.end(), c->ids.begin(), c->ids.end());
+    records.failures.insert(records.failures.end(), c->failures.begin(), c->failures.end());
+    records.requests += c->requests;
+    if (c->error && !error) error = c->error;
+  }
+  clients_.clear();
+  threads_.clear();
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace idbench::real

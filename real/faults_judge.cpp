@@ -1,0 +1,227 @@
+// faults_judge.cpp — the verdicts of the fault scenarios, from their figures and fault instants.
+#include "real/faults_judge.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace idbench::real {
+namespace {
+
+constexpr std::int64_t kForever = std::numeric_limits<std::int64_t>::max();
+
+double ms_since(const FaultRecords& r, std::int64_t t) {
+  return static_cast<double>(t - r.start_true_ns) / 1e6;
+}
+
+FaultVerdict verdict(std::string name, bool passed, std::string evidence) {
+  return FaultVerdict{std::move(name), passed, std::move(evidence), {}};
+}
+
+std::string duplicates_text(const FaultFigures& f) {
+  return fmt::format("duplicates issued: {} ({} values)", f.duplicates, f.duplicated_values);
+}
+
+void add_order_findings(const FaultFigures& f, FaultVerdict& v) {
+  v.findings.push_back(fmt::format(
+      "order: {} per-client violations, {} IDs below one issued before them (k-sort bound "
+      "{:.1f} ms)",
+      f.order_violations, f.regressions, f.ksort_bound_ms));
+  for (const std::string& e : f.duplicate_examples) v.findings.push_back("duplicate " + e);
+}
+
+// The verdict of a fault on a server, in the order the evidence is weighed: the fault must
+// have reached it, then no ID may repeat, then IDs on both sides of the fault are needed.
+FaultVerdict weigh(const FaultFigures& f, bool applied, bool both_sides, const std::string& numbers,
+                   std::string_view kept_words) {
+  if (!applied) return verdict("fault not applied", false, numbers);
+  if (f.duplicates > 0) {
+    return verdict("DUPLICATES", false, fmt::format("{}: {}", duplicates_text(f), numbers));
+  }
+  if (!both_sides) return verdict("no evidence", false, numbers);
+  return verdict("kept", true, fmt::format("{}: {}", kept_words, numbers));
+}
+
+// Probes after `from_ns` that show the server's clock behind true time by more than half of
+// `expected_ms`; false when no probe was taken then.
+bool probes_show(const FaultRecords& r, std::int64_t from_ns, double expected_ms,
+                 std::string& text) {
+  bool any = false, all = true;
+  for (const ClockProbe& p : r.probes) {
+    text += fmt::format("{}{:+.0f} ms at {:.0f} ms", text.empty() ? "" : ", ",
+                        p.server_minus_true_ms, ms_since(r, p.true_ns));
+    if (p.true_ns < from_ns) continue;
+    any = true;
+    all = all && p.server_minus_true_ms <= -expected_ms / 2;
+  }
+  return any && all;
+}
+
+struct SkewAround {
+  SkewRange first, second;
+  std::string text;
+};
+
+// Embedded time − true time before `at_ns` and from `at_ns + skip_ns` on; nullopt unless the
+// IDs on both sides carry a time.
+std::optional<SkewAround> skew_around(const FaultPart& p, std::int64_t at_ns, std::int64_t skip_ns,
+                                      std::string_view what) {
+  const auto before = skew_between(p.records, p.id_time, 0, at_ns);
+  const auto after = skew_between(p.records, p.id_time, at_ns + skip_ns, kForever);
+  if (!before || !after) return std::nullopt;
+  return SkewAround{*before, *after,
+                    fmt::format("embedded time − true time: {:.1f}..{:.1f} ms before {}, "
+                                "{:.1f}..{:.1f} ms after it",
+                                before->min_ms, before->max_ms, what, after->min_ms,
+                                after->max_ms)};
+}
+
+}  // namespace
+
+std::uint64_t ids_between(const FaultRecords& r, std::int64_t from_ns, std::int64_t to_ns,
+                          std::optional<std::uint16_t> server) {
+  return static_cast<std::uint64_t>(std::count_if(r.ids.begin(), r.ids.end(), [&](const auto& s) {
+    return s.true_ns >= from_ns && s.true_ns < to_ns && (!server || s.server == *server);
+  }));
+}
+
+std::optional<SkewRange> skew_between(const FaultRecords& r, IdTime id_time,
+                                      std::int64_t from_ns, std::int64_t to_ns) {
+  if (id_time == IdTime::none || id_time == IdTime::layout) return std::nullopt;
+  static const Layout unused = Layout::parse("twitter");  // read for IdTime::layout only
+  std::optional<SkewRange> out;
+  for (const IssuedId& s : r.ids) {
+    if (s.true_ns < from_ns || s.true_ns >= to_ns) continue;
+    const auto t = unix_ms_of(id_time, s.id, unused);
+    if (!t) continue;
+    const double v = static_cast<double>(*t) - static_cast<double>(s.true_ns) / 1e6;
+    if (!out) out = SkewRange{v, v};
+    out->min_ms = std::min(out->min_ms, v);
+    out->max_ms = std::max(out->max_ms, v);
+  }
+  return out;
+}
+
+FaultVerdict judge_ticket_restore(const FaultPart& p, std::int64_t copied_ns,
+                                  std::int64_t restored_ns) {
+  const FaultFigures& f = p.figures;
+  const FaultRecords& r = p.records;
+  const std::uint64_t between = ids_between(r, copied_ns, restored_ns, 0);
+  const std::uint64_t after = ids_between(r, restored_ns, kForever, 0);
+  const std::string numbers = fmt::format(
+      "server 0 issued {} IDs between the copy and the restore and {} after it; {} IDs in all",
+      between, after, f.ids);
+  FaultVerdict v;
+  if (f.duplicates > 0) {
+    v = verdict("DUPLICATES", false,
+                fmt::format("{}: the restored counter went back ({})", duplicates_text(f),
+                            numbers));
+  } else if (between == 0 || after == 0) {
+    v = verdict("no evidence", false, numbers);
+  } else {
+    v = verdict("kept", true, fmt::format("no duplicates ({})", numbers));
+  }
+  add_order_findings(f, v);
+  return v;
+}
+
+FaultVerdict judge_ticket_server_down(const FaultPart& p, std::int64_t killed_ns,
+                                      std::int64_t restart_ns) {
+  const std::int64_t back_ns = restart_ns;
+  const FaultFigures& f = p.figures;
+  const FaultRecords& r = p.records;
+  // A reply already on its way when the kill landed may arrive a moment later.
+  const std::uint64_t from_dead = ids_between(r, killed_ns + 50'000'000, back_ns, 1);
+  const std::uint64_t served = ids_between(r, killed_ns, back_ns, 0);
+  const double down_ms = static_cast<double>(back_ns - killed_ns) / 1e6;
+  const std::string numbers = fmt::format(
+      "{} requests, {} failed; while server 1 was down ({:.0f} ms) server 0 served {}; longest "
+      "gap {:.1f} ms; the servers' latest IDs drifted up to {} apart",
+      f.requests, f.failures, down_ms, served, f.longest_gap_ms, f.max_server_lag);
+  FaultVerdict v;
+  if (from_dead > 0) {
+    v = verdict("fault not applied", false,
+                fmt::format("server 1 issued {} IDs while it was killed ({})", from_dead, numbers));
+  } else if (f.duplicates > 0) {
+    v = verdict("DUPLICATES", false, fmt::format("{} ({})", duplicates_text(f), numbers));
+  } else if (f.failures > 0 || served == 0) {
+    v = verdict("unavailable", false, numbers);
+  } else {
+    v = verdict("available", true, fmt::format("every request served: {}", numbers));
+  }
+  add_order_findings(f, v);
+  return v;
+}
+
+FaultVerdict judge_kill9(const FaultPart& p, std::int64_t killed_ns, std::int64_t back_ns) {
+  const FaultFigures& f = p.figures;
+  const std::uint64_t before = ids_between(p.records, 0, killed_ns);
+  const std::uint64_t after = ids_between(p.records, back_ns, kForever);
+  const std::string numbers = fmt::format(
+      "{} IDs before the crash, {} after recovery; {} failed requests, longest gap {:.0f} ms",
+      before, after, f.failures, f.longest_gap_ms);
+  FaultVerdict v = weigh(f, true, before > 0 && after > 0, numbers, "no value handed out twice");
+  add_order_findings(f, v);
+  return v;
+}
+
+FaultVerdict judge_uuid_clock_back(const FaultPart& p, std::int64_t step_ns, double step_s) {
+  const FaultFigures& f = p.figures;
+  std::string probes;
+  const bool applied = probes_show(p.records, step_ns, step_s * 1e3, probes);
+  const std::uint64_t before = ids_between(p.records, 0, step_ns);
+  const std::uint64_t after = ids_between(p.records, step_ns, kForever);
+  const std::string numbers = fmt::format(
+      "{} IDs before the step, {} after; the server's SYSDATE(6) − true time: {}", before, after,
+      probes);
+  FaultVerdict v = weigh(f, applied, before > 0 && after > 0, numbers, "no duplicates");
+  // Replies in flight at the step are left out: they may carry either clock.
+  if (const auto skew = skew_around(p, step_ns, 200'000'000, "the step")) {
+    const bool follows = skew->second.max_ms <= skew->first.min_ms - step_s * 500;
+    v.findings.push_back(fmt::format("{}: the IDs' time {} the stepped wall clock", skew->text,
+                                     follows ? "follows" : "does not follow"));
+  }
+  add_order_findings(f, v);
+  return v;
+}
+
+FaultVerdict judge_restart_behind(const FaultPart& p, std::int64_t back_ns, double behind_s) {
+  const FaultFigures& f = p.figures;
+  std::string probes;
+  const bool applied = probes_show(p.records, back_ns, behind_s * 1e3, probes);
+  const std::uint64_t before = ids_between(p.records, 0, back_ns);
+  const std::uint64_t after = ids_between(p.records, back_ns, kForever);
+  const std::string numbers = fmt::format(
+      "restarted {:.3f} s behind; {} IDs before the restart, {} after; the server's SYSDATE(6) "
+      "− true time: {}",
+      behind_s, before, after, probes);
+  FaultVerdict v = weigh(f, applied, before > 0 && after > 0, numbers, "no duplicates");
+  if (const auto skew = skew_around(p, back_ns, 0, "the restart")) v.findings.push_back(skew->text);
+  add_order_findings(f, v);
+  return v;
+}
+
+FaultVerdict overall_verdict(const FaultRun& run) {
+  FaultVerdict out{"kept", true, "", {}};
+  for (const FaultPart& p : run.parts) {
+    const std::string who = p.label.empty() ? p.system : p.system + " " + p.label;
+    out.findings.push_back(fmt::format("{}: {}", who, p.verdict.verdict));
+    if (!p.verdict.passed && out.passed) {
+      out.verdict = p.verdict.verdict;
+      out.passed = false;
+      out.evidence = fmt::format("{}: {}", who, p.verdict.evidence);
+    }
+  }
+  if (out.passed) {
+    const bool available = std::all_of(run.parts.begin(), run.parts.end(), [](const auto& p) {
+      return p.verdict.verdict == "available";
+    });
+    if (available && !run.parts.empty()) out.verdict = "available";
+    out.evidence = run.parts.empty() ? "no parts ran" : run.parts.front().verdict.evidence;
+    if (run.parts.empty()) out.passed = false, out.verdict = "no evidence";
+  }
+  return out;
+}
+
+}  // namespace idbench::real

@@ -1,0 +1,162 @@
+// faults_judge_test.cpp — the fault figures and verdicts on planted records: each defect a
+// scenario must catch (a duplicate, a failed request, a fault that did not reach the server)
+// is planted here and seen to fail the verdict; no servers are started.
+#include "real/faults_judge.hpp"
+
+#include <gtest/gtest.h>
+
+namespace idbench::real {
+namespace {
+
+constexpr std::int64_t kStart = 1'800'000'000'000'000'000;  // true ns
+constexpr std::int64_t kMs = 1'000'000;
+
+// IDs 1, 2, 3, ... one per ms from the start, alternating clients 0 and 1; server by parity.
+FaultRecords counting(std::uint64_t n, int servers = 1) {
+  FaultRecords r;
+  r.servers = servers;
+  r.start_true_ns = kStart;
+  r.start_mono_ns = 0;
+  for (std::uint64_t i = 1; i <= n; ++i) {
+    const auto t = static_cast<std::int64_t>(i) * kMs;
+    const auto server = static_cast<std::uint16_t>(servers == 2 ? (i % 2 == 1 ? 0 : 1) : 0);
+    r.ids.push_back({Id::from_u64(i), kStart + t, t, static_cast<std::uint16_t>(i % 2), server});
+  }
+  r.requests = n;
+  r.stop_mono_ns = static_cast<std::int64_t>(n + 1) * kMs;
+  return r;
+}
+
+void add_id(FaultRecords& r, std::uint64_t id, std::int64_t at_ms, std::uint16_t server = 0) {
+  r.ids.push_back({Id::from_u64(id), kStart + at_ms * kMs, at_ms * kMs, 0, server});
+  ++r.requests;
+  r.stop_mono_ns = std::max(r.stop_mono_ns, (at_ms + 1) * kMs);
+}
+
+FaultPart part(FaultRecords r, IdWidth width = IdWidth::bits64, IdTime t = IdTime::none) {
+  FaultPart p;
+  p.system = "test";
+  p.width = width;
+  p.id_time = t;
+  p.records = std::move(r);
+  p.figures = analyse_faults(p.records, p.width, p.id_time);
+  return p;
+}
+
+TEST(FaultAnalysis, CountsEveryIdAndFindsNoDuplicateInACleanRun) {
+  const FaultPart p = part(counting(1000));
+  EXPECT_EQ(p.figures.ids, 1000u);
+  EXPECT_EQ(p.figures.duplicates, 0u);
+  EXPECT_EQ(p.figures.regressions, 0u);
+  EXPECT_EQ(p.figures.order_violations, 0u);
+  EXPECT_DOUBLE_EQ(p.figures.availability, 1.0);
+  ASSERT_EQ(p.figures.timeline.size(), 11u);  // 1001 ms in 100 ms buckets
+  EXPECT_EQ(p.figures.timeline[0].ids[0], 99u);
+}
+
+TEST(FaultAnalysis, ARestoredCounterIssuesDuplicatesThatAreCaughtAndPlaced) {
+  FaultRecords r = counting(100);
+  for (std::uint64_t v = 51; v <= 60; ++v) add_id(r, v, 200 + static_cast<std::int64_t>(v));
+  const FaultPart p = part(std::move(r));
+  EXPECT_EQ(p.figures.duplicates, 10u);
+  EXPECT_EQ(p.figures.duplicated_values, 10u);
+  EXPECT_EQ(p.figures.regressions, 10u);
+  ASSERT_FALSE(p.figures.duplicate_examples.empty());
+  EXPECT_NE(p.figures.duplicate_examples[0].find("51 x2"), std::string::npos);
+}
+
+TEST(FaultAnalysis, TheLongestGapAndTheServersDriftAreMeasured) {
+  FaultRecords r = counting(10, 2);       // 1..10 alternating servers, 1 ms apart
+  add_id(r, 11, 500);                     // server 0 alone for a while: 490 ms silence
+  add_id(r, 13, 501);
+  add_id(r, 15, 502);
+  add_id(r, 12, 503, 1);                  // server 1 back, behind server 0
+  const FaultPart p = part(std::move(r));
+  EXPECT_NEAR(p.figures.longest_gap_ms, 490, 1e-6);
+  EXPECT_EQ(p.figures.max_server_lag, 5u);  // server 0 at 15, server 1 still at 10
+  EXPECT_EQ(p.figures.regressions, 1u);     // 12 after 15
+  EXPECT_NEAR(p.figures.ksort_bound_ms, 2, 1e-6);  // 13 (501 ms) before 12 (503 ms)
+}
+
+TEST(FaultJudge, TicketRestoreFailsOnDuplicates) {
+  FaultRecords r = counting(100);
+  for (std::uint64_t v = 51; v <= 60; ++v) add_id(r, v, 200 + static_cast<std::int64_t>(v));
+  const FaultPart p = part(std::move(r));
+  const FaultVerdict v = judge_ticket_restore(p, kStart + 50 * kMs, kStart + 200 * kMs);
+  EXPECT_EQ(v.verdict, "DUPLICATES");
+  EXPECT_FALSE(v.passed);
+  EXPECT_NE(v.evidence.find("duplicates issued: 10"), std::string::npos) << v.evidence;
+}
+
+TEST(FaultJudge, TicketRestoreWithoutIdsAfterTheRestoreIsNoEvidence) {
+  const FaultPart p = part(counting(100));
+  const FaultVerdict v = judge_ticket_restore(p, kStart + 50 * kMs, kStart + 200 * kMs);
+  EXPECT_EQ(v.verdict, "no evidence");
+  EXPECT_FALSE(v.passed);
+}
+
+TEST(FaultJudge, ServerDownPassesOnlyWhenEveryRequestIsServed) {
+  FaultRecords r = counting(100, 2);
+  for (std::int64_t i = 0; i < 20; ++i) add_id(r, 101 + 2 * static_cast<std::uint64_t>(i), 200 + i);
+  FaultPart p = part(r);
+  const FaultVerdict kept = judge_ticket_server_down(p, kStart + 150 * kMs, kStart + 300 * kMs);
+  EXPECT_EQ(kept.verdict, "available") << kept.evidence;
+  EXPECT_TRUE(kept.passed);
+
+  r.failures.push_back({kStart + 210 * kMs, 210 * kMs, 0, "lost connection"});
+  ++r.requests;
+  p = part(r);
+  const FaultVerdict failed = judge_ticket_server_down(p, kStart + 150 * kMs, kStart + 300 * kMs);
+  EXPECT_EQ(failed.verdict, "unavailable");
+  EXPECT_FALSE(failed.passed);
+}
+
+TEST(FaultJudge, AKilledServerThatStillAnswersIsFaultNotApplied) {
+  FaultRecords r = counting(100, 2);
+  add_id(r, 102, 250, 1);  // server 1 answered while it was supposedly dead
+  const FaultPart p = part(std::move(r));
+  const FaultVerdict v = judge_ticket_server_down(p, kStart + 150 * kMs, kStart + 300 * kMs);
+  EXPECT_EQ(v.verdict, "fault not applied");
+  EXPECT_FALSE(v.passed);
+}
+
+TEST(FaultJudge, AClockStepTheServerNeverSawIsFaultNotApplied) {
+  FaultRecords r = counting(100);
+  r.probes = {{kStart, 0.3}, {kStart + 60 * kMs, 0.2}};  // no step in the server's clock
+  const FaultPart p = part(std::move(r));
+  const FaultVerdict v = judge_uuid_clock_back(p, kStart + 50 * kMs, 5.0);
+  EXPECT_EQ(v.verdict, "fault not applied");
+  EXPECT_FALSE(v.passed);
+
+  FaultRecords stepped = counting(100);
+  stepped.probes = {{kStart, 0.3}, {kStart + 60 * kMs, -4999.0}};
+  const FaultVerdict kept = judge_uuid_clock_back(part(std::move(stepped)), kStart + 50 * kMs, 5.0);
+  EXPECT_EQ(kept.verdict, "kept") << kept.evidence;
+  EXPECT_TRUE(kept.passed);
+}
+
+TEST(FaultJudge, ARestartBehindWithRepeatedValuesFails) {
+  FaultRecords r = counting(100);
+  r.probes = {{kStart + 150 * kMs, -3000.0}};
+  for (std::uint64_t v = 1; v <= 5; ++v) add_id(r, v, 200 + static_cast<std::int64_t>(v));
+  const FaultVerdict v = judge_restart_behind(part(std::move(r)), kStart + 150 * kMs, 3.0);
+  EXPECT_EQ(v.verdict, "DUPLICATES");
+  EXPECT_FALSE(v.passed);
+}
+
+TEST(FaultJudge, TheRunFailsWhenAnyPartFails) {
+  FaultRun run;
+  FaultPart good, bad;
+  good.system = "a";
+  good.verdict = {"kept", true, "fine", {}};
+  bad.system = "b";
+  bad.verdict = {"DUPLICATES", false, "duplicates issued: 3", {}};
+  run.parts = {good, bad};
+  const FaultVerdict v = overall_verdict(run);
+  EXPECT_EQ(v.verdict, "DUPLICATES");
+  EXPECT_FALSE(v.passed);
+  EXPECT_NE(v.evidence.find("b: duplicates issued: 3"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace idbench::real

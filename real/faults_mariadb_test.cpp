@@ -1,0 +1,49 @@
+// faults_mariadb_test.cpp — two fault scenarios on real mariadbd servers, at half speed (a few
+// seconds each). Skipped when MariaDB is not installed.
+//   * ticket-restore: the planted defect is the restore itself — server 0's counter goes back,
+//     and the scenario must catch the duplicates and fail;
+//   * ticket-server-down: with one server killed, the other serves every request.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "plumbing/child_process.hpp"
+#include "real/faults.hpp"
+
+namespace idbench::real {
+namespace {
+
+bool mariadb_installed() { return !plumbing::find_program("mariadbd").empty(); }
+
+FaultOptions quick() {
+  FaultOptions o;
+  o.time_scale = 0.5;
+  o.clients = 2;
+  o.system = "mariadb-ticket-pair-myisam";  // Flickr's pair, as it ran
+  return o;
+}
+
+TEST(FaultsOnMariadb, ATicketServerRestoredFromACopyIssuesDuplicatesAndTheVerdictFails) {
+  if (!mariadb_installed()) GTEST_SKIP() << "mariadb-server is not installed";
+  const FaultRun run = run_fault_scenario("ticket-restore", quick());
+  ASSERT_EQ(run.parts.size(), 1u);
+  const FaultPart& p = run.parts[0];
+  EXPECT_GT(p.figures.duplicates, 0u) << to_text(run);
+  EXPECT_EQ(run.verdict.verdict, "DUPLICATES") << to_text(run);
+  EXPECT_FALSE(run.verdict.passed);
+  EXPECT_NE(run.verdict.evidence.find("duplicates issued: "), std::string::npos);
+}
+
+TEST(FaultsOnMariadb, WithOneTicketServerDownTheOtherServesEveryRequest) {
+  if (!mariadb_installed()) GTEST_SKIP() << "mariadb-server is not installed";
+  const FaultRun run = run_fault_scenario("ticket-server-down", quick());
+  ASSERT_EQ(run.parts.size(), 1u);
+  const FaultPart& p = run.parts[0];
+  EXPECT_EQ(p.figures.failures, 0u) << to_text(run);
+  EXPECT_EQ(p.figures.duplicates, 0u) << to_text(run);
+  EXPECT_GT(p.figures.ids_per_server.at(0), 0u);
+  EXPECT_EQ(run.verdict.verdict, "available") << to_text(run);
+  EXPECT_TRUE(run.verdict.passed);
+}
+
+}  // namespace
+}  // namespace idbench::real
