@@ -12,7 +12,8 @@
 // after every cell, so an interrupted run keeps what it measured ("complete": false).
 //
 // Exit status: 0 every cell measured; 2 bad input or a cell failed (its error is in the JSON);
-// 130 interrupted (no server or program left).
+// 4 MariaDB is not installed (the systems without servers still ran); 130 interrupted (no
+// server or program left).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -93,6 +94,7 @@ void run_real(const RealArgs& a) {
   }
   fmt::print(stderr, "real: {} cells, {} with an error{}\n", record.cells.size(), record.errors(),
              rewrite ? "; wrote " + a.out : "");
+  if (record.missing_tool) throw CLI::RuntimeError(kExitMissingTool);
   if (record.errors() > 0) throw CLI::RuntimeError(kExitBadInput);
 }
 
@@ -104,8 +106,9 @@ void add_real_command(CLI::App& app) {
       "real",
       "Bench real systems (MariaDB schemes, adapters) or an --exec program: IDs/s and "
       "round-trip latency from 1 and several clients, each with its own program instance");
-  auto* system = cmd->add_option("--system", args->system,
-                                 "Systems (idbench list), comma-separated, or quick (the quick pass) or all");
+  auto* system = cmd->add_option(
+      "--system", args->system,
+      "Systems (idbench list), comma-separated, or quick (the quick pass) or all");
   CLI::Option* exec = add_exec_options(cmd, args->exec);
   system->excludes(exec);
   cmd->add_option("--clients", args->clients, "Client threads per cell, comma-separated")

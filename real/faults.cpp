@@ -78,11 +78,12 @@ class Stage {
   }
   void end(FaultRecords& r) const { r.stop_mono_ns = chaos::mono_ns(); }
 
-  // Records `what` now, in every record set given, and says it.
-  void event(std::initializer_list<FaultRecords*> records, const std::string& what) const {
+  // Records `what` now, in every record set given, and says it; returns the instant (true ns).
+  std::int64_t event(std::initializer_list<FaultRecords*> records, const std::string& what) const {
     const std::int64_t t = chaos::true_ns();
     for (FaultRecords* r : records) r->events.push_back({t, what});
     say(what);
+    return t;
   }
 
   void say(const std::string& line) const {
@@ -130,6 +131,13 @@ FaultPart part_of(const RealSystem& s, RunningSystem& run) {
 
 void finish(FaultPart& p) { p.figures = analyse_faults(p.records, p.width, p.id_time); }
 
+// Ends a part: its clients stopped and joined, what they gathered analysed.
+void collect(const Stage& st, ClientPool& pool, FaultPart& p) {
+  pool.stop_into(p.records);
+  st.end(p.records);
+  finish(p);
+}
+
 // The server's wall clock against true time, by its own SYSDATE(6).
 ClockProbe probe(MariadbServer& server) {
   const std::int64_t before = chaos::true_ns();
@@ -155,19 +163,15 @@ FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
   st.hold(1.0, "serving", {&pool});
   st.event({&p.records}, "snapshot of server 0 (a cold copy of its data directory)");
   const std::string copy = server0.snapshot();
-  const std::int64_t copied_ns = chaos::true_ns();
-  st.event({&p.records}, "server 0 serves again after the snapshot");
+  const std::int64_t copied_ns = st.event({&p.records}, "server 0 serves again after the snapshot");
   st.hold(1.5, "serving after the snapshot", {&pool});
   server0.stop();
   st.event({&p.records}, "server 0 stopped; its data directory restored from the copy");
   server0.restore(copy);
   server0.start();
-  const std::int64_t restored_ns = chaos::true_ns();
-  st.event({&p.records}, "server 0 started on the restored copy");
+  const std::int64_t restored_ns = st.event({&p.records}, "server 0 started on the restored copy");
   st.hold(1.5, "serving after the restore", {&pool});
-  pool.stop_into(p.records);
-  st.end(p.records);
-  finish(p);
+  collect(st, pool, p);
   p.verdict = judge_ticket_restore(p, copied_ns, restored_ns);
   return p;
 }
@@ -189,18 +193,14 @@ FaultPart ticket_server_down_on(const RealSystem& sys, const FaultOptions& o) {
   st.begin(p.records, 2);
   ClientPool pool(run.exec_spec(), o.clients, by_offset(run));
   st.hold(1.0, "both servers up", {&pool});
-  const std::int64_t killed_ns = chaos::true_ns();
-  st.event({&p.records}, "kill -9 of server 1");
+  const std::int64_t killed_ns = st.event({&p.records}, "kill -9 of server 1");
   server1.kill9();
   st.hold(2.0, "server 1 down", {&pool});
-  const std::int64_t restarting_ns = chaos::true_ns();
-  st.event({&p.records}, "server 1 restarting");
+  const std::int64_t restarting_ns = st.event({&p.records}, "server 1 restarting");
   server1.start();
   st.event({&p.records}, "server 1 answers again");
   st.hold(1.5, "both servers up again", {&pool});
-  pool.stop_into(p.records);
-  st.end(p.records);
-  finish(p);
+  collect(st, pool, p);
   p.verdict = judge_ticket_server_down(p, killed_ns, restarting_ns);
   return p;
 }
@@ -230,17 +230,13 @@ FaultPart auto_increment_kill9_once(const RealSystem& sys, const FaultOptions& o
   st.begin(p.records, 1);
   ClientPool pool(run.exec_spec(), o.clients, one_server);
   st.hold(1.5, "serving", {&pool});
-  const std::int64_t killed_ns = chaos::true_ns();
-  st.event({&p.records}, "kill -9 of mariadbd");
+  const std::int64_t killed_ns = st.event({&p.records}, "kill -9 of mariadbd");
   server.kill9();
   st.event({&p.records}, "mariadbd restarting (crash recovery)");
   server.start();
-  const std::int64_t back_ns = chaos::true_ns();
-  st.event({&p.records}, "mariadbd answers again");
+  const std::int64_t back_ns = st.event({&p.records}, "mariadbd answers again");
   st.hold(1.5, "serving after recovery", {&pool});
-  pool.stop_into(p.records);
-  st.end(p.records);
-  finish(p);
+  collect(st, pool, p);
   p.verdict = judge_kill9(p, killed_ns, back_ns);
   return p;
 }

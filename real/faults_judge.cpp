@@ -31,6 +31,18 @@ void add_order_findings(const FaultFigures& f, FaultVerdict& v) {
   for (const std::string& e : f.duplicate_examples) v.findings.push_back("duplicate " + e);
 }
 
+// The verdict of a fault on a server, in the order the evidence is weighed: the fault must
+// have reached it, then no ID may repeat, then IDs on both sides of the fault are needed.
+FaultVerdict weigh(const FaultFigures& f, bool applied, bool both_sides, const std::string& numbers,
+                   std::string_view kept_words) {
+  if (!applied) return verdict("fault not applied", false, numbers);
+  if (f.duplicates > 0) {
+    return verdict("DUPLICATES", false, fmt::format("{}: {}", duplicates_text(f), numbers));
+  }
+  if (!both_sides) return verdict("no evidence", false, numbers);
+  return verdict("kept", true, fmt::format("{}: {}", kept_words, numbers));
+}
+
 // Probes after `from_ns` that show the server's clock behind true time by more than half of
 // `expected_ms`; false when no probe was taken then.
 bool probes_show(const FaultRecords& r, std::int64_t from_ns, double expected_ms,
@@ -44,6 +56,25 @@ bool probes_show(const FaultRecords& r, std::int64_t from_ns, double expected_ms
     all = all && p.server_minus_true_ms <= -expected_ms / 2;
   }
   return any && all;
+}
+
+struct SkewAround {
+  SkewRange first, second;
+  std::string text;
+};
+
+// Embedded time − true time before `at_ns` and from `at_ns + skip_ns` on; nullopt unless the
+// IDs on both sides carry a time.
+std::optional<SkewAround> skew_around(const FaultPart& p, std::int64_t at_ns, std::int64_t skip_ns,
+                                      std::string_view what) {
+  const auto before = skew_between(p.records, p.id_time, 0, at_ns);
+  const auto after = skew_between(p.records, p.id_time, at_ns + skip_ns, kForever);
+  if (!before || !after) return std::nullopt;
+  return SkewAround{*before, *after,
+                    fmt::format("embedded time − true time: {:.1f}..{:.1f} ms before {}, "
+                                "{:.1f}..{:.1f} ms after it",
+                                before->min_ms, before->max_ms, what, after->min_ms,
+                                after->max_ms)};
 }
 
 }  // namespace
@@ -130,14 +161,7 @@ FaultVerdict judge_kill9(const FaultPart& p, std::int64_t killed_ns, std::int64_
   const std::string numbers = fmt::format(
       "{} IDs before the crash, {} after recovery; {} failed requests, longest gap {:.0f} ms",
       before, after, f.failures, f.longest_gap_ms);
-  FaultVerdict v;
-  if (f.duplicates > 0) {
-    v = verdict("DUPLICATES", false, fmt::format("{}: {}", duplicates_text(f), numbers));
-  } else if (before == 0 || after == 0) {
-    v = verdict("no evidence", false, numbers);
-  } else {
-    v = verdict("kept", true, fmt::format("no value handed out twice: {}", numbers));
-  }
+  FaultVerdict v = weigh(f, true, before > 0 && after > 0, numbers, "no value handed out twice");
   add_order_findings(f, v);
   return v;
 }
@@ -151,26 +175,12 @@ FaultVerdict judge_uuid_clock_back(const FaultPart& p, std::int64_t step_ns, dou
   const std::string numbers = fmt::format(
       "{} IDs before the step, {} after; the server's SYSDATE(6) − true time: {}", before, after,
       probes);
-  FaultVerdict v;
-  if (!applied) {
-    v = verdict("fault not applied", false, numbers);
-  } else if (f.duplicates > 0) {
-    v = verdict("DUPLICATES", false, fmt::format("{}: {}", duplicates_text(f), numbers));
-  } else if (before == 0 || after == 0) {
-    v = verdict("no evidence", false, numbers);
-  } else {
-    v = verdict("kept", true, fmt::format("no duplicates: {}", numbers));
-  }
-  const auto skew_before = skew_between(p.records, p.id_time, 0, step_ns);
+  FaultVerdict v = weigh(f, applied, before > 0 && after > 0, numbers, "no duplicates");
   // Replies in flight at the step are left out: they may carry either clock.
-  const auto skew_after = skew_between(p.records, p.id_time, step_ns + 200'000'000, kForever);
-  if (skew_before && skew_after) {
-    const bool follows = skew_after->max_ms <= skew_before->min_ms - step_s * 500;
-    v.findings.push_back(fmt::format(
-        "embedded time − true time: {:.1f}..{:.1f} ms before the step, {:.1f}..{:.1f} ms after "
-        "it: the IDs' time {} the stepped wall clock",
-        skew_before->min_ms, skew_before->max_ms, skew_after->min_ms, skew_after->max_ms,
-        follows ? "follows" : "does not follow"));
+  if (const auto skew = skew_around(p, step_ns, 200'000'000, "the step")) {
+    const bool follows = skew->second.max_ms <= skew->first.min_ms - step_s * 500;
+    v.findings.push_back(fmt::format("{}: the IDs' time {} the stepped wall clock", skew->text,
+                                     follows ? "follows" : "does not follow"));
   }
   add_order_findings(f, v);
   return v;
@@ -186,24 +196,8 @@ FaultVerdict judge_restart_behind(const FaultPart& p, std::int64_t back_ns, doub
       "restarted {:.3f} s behind; {} IDs before the restart, {} after; the server's SYSDATE(6) "
       "− true time: {}",
       behind_s, before, after, probes);
-  FaultVerdict v;
-  if (!applied) {
-    v = verdict("fault not applied", false, numbers);
-  } else if (f.duplicates > 0) {
-    v = verdict("DUPLICATES", false, fmt::format("{}: {}", duplicates_text(f), numbers));
-  } else if (before == 0 || after == 0) {
-    v = verdict("no evidence", false, numbers);
-  } else {
-    v = verdict("kept", true, fmt::format("no duplicates: {}", numbers));
-  }
-  const auto skew_before = skew_between(p.records, p.id_time, 0, back_ns);
-  const auto skew_after = skew_between(p.records, p.id_time, back_ns, kForever);
-  if (skew_before && skew_after) {
-    v.findings.push_back(fmt::format(
-        "embedded time − true time: {:.1f}..{:.1f} ms before the restart, {:.1f}..{:.1f} ms "
-        "after it",
-        skew_before->min_ms, skew_before->max_ms, skew_after->min_ms, skew_after->max_ms));
-  }
+  FaultVerdict v = weigh(f, applied, before > 0 && after > 0, numbers, "no duplicates");
+  if (const auto skew = skew_around(p, back_ns, 0, "the restart")) v.findings.push_back(skew->text);
   add_order_findings(f, v);
   return v;
 }

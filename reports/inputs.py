@@ -321,10 +321,6 @@ class Real:
     cells: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
-    def measured(self) -> list[dict]:
-        """Cells that measured something (no error, IDs/s known)."""
-        return [c for c in self.cells if not c.get("error") and number(c.get("ids_per_s"))]
-
 
 def load_real(doc: Any) -> Real:
     r = Real(present=True)

@@ -70,6 +70,9 @@ class GroupRunner {
         base.server = running->describe();
       } catch (const plumbing::Interrupted&) {
         throw;
+      } catch (const real::MariadbMissing& e) {
+        record_.missing_tool = true;
+        failed = fmt::format("{} did not start: {}", g.target->name, e.what());
       } catch (const std::exception& e) {
         failed = fmt::format("{} did not start: {}", g.target->name, e.what());
       }
@@ -113,8 +116,8 @@ class GroupRunner {
     const double elapsed = static_cast<double>(plumbing::monotonic_ns() - started_ns_) / 1e9;
     const std::size_t done = record_.cells.size();
     const std::size_t left = record_.planned - done;
-    const double per_cell = done > 0 ? elapsed / static_cast<double>(done)
-                                     : static_cast<double>(plan_.warmup_ns + plan_.duration_ns) / 1e9;
+    const double planned_cell = static_cast<double>(plan_.warmup_ns + plan_.duration_ns) / 1e9;
+    const double per_cell = done > 0 ? elapsed / static_cast<double>(done) : planned_cell;
     *plan_.progress << line
                     << fmt::format(" (elapsed {}, about {} left)\n", clock_text(elapsed),
                                    clock_text(per_cell * static_cast<double>(left)))
@@ -153,7 +156,8 @@ std::vector<Target> targets_for(const std::string& systems) {
     if (out.size() == before && word != "all" && word != "quick") {
       std::string names;
       for (const real::RealSystem& s : real::real_systems()) names += ", " + s.name;
-      throw Error(fmt::format("unknown system '{}' (systems: quick, all{})", one_line(word), names));
+      throw Error(
+          fmt::format("unknown system '{}' (systems: quick, all{})", one_line(word), names));
     }
   } while (from <= systems.size());
   return out;

@@ -58,6 +58,7 @@ struct RunRecord {
   std::vector<CellRecord> cells;
   std::size_t planned = 0;
   bool complete = false;  // every planned cell ran (with or without an error)
+  bool missing_tool = false;  // a system's servers did not start: MariaDB is not installed
   std::size_t errors() const;
 };
 

@@ -50,7 +50,8 @@ std::string quote_word(const std::string& w) {
 }
 
 // The program, started through sh with its stderr appended to `stderr_path`.
-external::ExecSpec capturing_stderr(const external::ExecSpec& spec, const std::string& stderr_path) {
+external::ExecSpec capturing_stderr(const external::ExecSpec& spec,
+                                    const std::string& stderr_path) {
   external::ExecSpec wrapped = spec;
   wrapped.command = "sh -c 'exec 2>>\"$0\"; exec \"$@\"' ";
   wrapped.command.append(quote_word(stderr_path));

@@ -130,9 +130,10 @@ TEST_F(RoundTrips, AProgramThatCannotStartIsAnError) {
   external::ExecSpec s;
   s.command = dir_.path() + "/no-such-program";
   const CellFigures f = measure_cell(s, plan(2, 1));
-  EXPECT_NE(f.error, "");
+  EXPECT_NE(f.error.find("no-such-program"), std::string::npos) << f.error;
   EXPECT_EQ(f.requests, 0u);
-  EXPECT_EQ(f.failed_clients, 2);
+  // The first failure stops the cell: the other client may stop before it asks.
+  EXPECT_GE(f.failed_clients, 1);
 }
 
 TEST(RoundTripsPlan, RefusesAPlanThatCannotRun) {
