@@ -36,8 +36,9 @@ constexpr std::int64_t kReadyTimeoutNs = 10'000'000'000;
 // timestamp file and send every "go" line.
 constexpr std::int64_t kStartMarginNs = 50'000'000;
 // An external program answers its first request (its warm-up, node.hpp) between "go" and the
-// start: an interpreter's lazy start-up (Python, Node.js) takes up to a few hundred ms here.
-constexpr std::int64_t kExecWarmUpNs = 1'000'000'000;
+// start: an interpreter's lazy start-up (Python, Node.js) took over 1 s on a loaded 2-core
+// machine.
+constexpr std::int64_t kExecWarmUpNs = 2'000'000'000;
 // A node stops by itself at the stop time, waits up to 200 ms for a thread blocked in next(),
 // then writes its last records. Beyond this it is stuck.
 constexpr std::int64_t kStopTimeoutNs = 5'000'000'000;
