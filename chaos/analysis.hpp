@@ -93,6 +93,8 @@ struct RunFacts {
   // IDs a generator may hand out from one clock reading: an external program's request size
   // (its IDs come in batches), 1 for a built-in variant (fault_check.hpp).
   std::uint64_t ids_per_request = 1;
+  // The resolution of the time an ID carries, ms: a layout's unit, 1 s for a KSUID, else 1.
+  std::int64_t id_time_resolution_ms = 1;
 };
 
 // Which duplicates the configuration promises against (see `expectations_for`).

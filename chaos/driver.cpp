@@ -36,8 +36,9 @@ constexpr std::int64_t kReadyTimeoutNs = 10'000'000'000;
 // timestamp file and send every "go" line.
 constexpr std::int64_t kStartMarginNs = 50'000'000;
 // An external program answers its first request (its warm-up, node.hpp) between "go" and the
-// start: an interpreter's lazy start-up (Python, Node.js) takes up to a few hundred ms here.
-constexpr std::int64_t kExecWarmUpNs = 1'000'000'000;
+// start: an interpreter's lazy start-up (Python, Node.js) took over 1 s on a loaded 2-core
+// machine.
+constexpr std::int64_t kExecWarmUpNs = 2'000'000'000;
 // A node stops by itself at the stop time, waits up to 200 ms for a thread blocked in next(),
 // then writes its last records. Beyond this it is stuck.
 constexpr std::int64_t kStopTimeoutNs = 5'000'000'000;
@@ -366,8 +367,9 @@ class Run {
     }
     const std::vector<std::string> what = generator_args();
     argv.insert(argv.end(), what.begin(), what.end());
-    // IDs without a time cannot show a fault: the node probes its own faked clock instead.
-    if (variant_.id_time == IdTime::none) argv.emplace_back("--probe");
+    // IDs without a time cannot show a fault: the node probes its own faked clock instead. A
+    // program's UUIDs may be of a version without time (v4): it always probes.
+    if (variant_.id_time == IdTime::none || cfg_.exec) argv.emplace_back("--probe");
     const std::string err = stderr_path(n);
     n.proc =
         std::make_unique<ChildProcess>(argv, node_environment(n.timestamp_file, libfaketime_), err);
@@ -556,6 +558,9 @@ class Run {
     f.ids_per_request = cfg_.exec ? cfg_.exec->batch : 1;
     f.id_time = v->id_time;
     if (v->id_time == IdTime::layout) f.layout = Layout::parse(cfg_.layout, true_ms_now());
+    f.id_time_resolution_ms = v->id_time == IdTime::ksuid ? 1000
+                              : f.layout                  ? f.layout->unit_ms()
+                                                          : 1;
     return f;
   }
 

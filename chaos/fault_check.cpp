@@ -82,11 +82,12 @@ std::vector<ClockFault> faults_of(const RunFacts& f, int k) {
 }
 
 // Node k's evidence: one stream per thread (its incarnations in order), or the probe.
-std::vector<Stream> streams_of(const RunFacts& f, const RunRecords& r, std::size_t k) {
+std::vector<Stream> streams_of(const RunFacts& f, const RunRecords& r, std::size_t k,
+                               bool probe = false) {
   std::vector<Stream> out;
   if (k >= r.nodes.size()) return out;
   const auto& incs = r.nodes[k];
-  if (f.id_time == IdTime::none) {
+  if (probe) {
     Stream& s = out.emplace_back();
     for (const auto& inc : incs) {
       for (const ProbeSample& p : inc.probe) {
@@ -147,15 +148,35 @@ struct StreamResult {
   std::string how;
 };
 
-StreamResult judge_base(const Stream& s, const ClockFault& f, std::size_t n) {
+// A window of IDs for a leading offset: at least n of them and, where the embedded time is
+// coarse (a KSUID's seconds), at least one resolution unit of true time, so that the maximum
+// meets an ID issued just after the embedded time ticked.
+bool window_full(const std::vector<const Sample*>& w, std::size_t n, std::int64_t resolution_ms) {
+  return w.size() >= n &&
+         w.back()->true_ns - w.front()->true_ns >= (resolution_ms > 1 ? resolution_ms * 1'000'000 : 0);
+}
+
+StreamResult judge_base(const Stream& s, const ClockFault& f, std::size_t n,
+                        std::int64_t resolution_ms) {
   std::vector<const Sample*> first;
   for (const Sample& x : s) {
-    if (x.kind == Sample::id && first.size() < n) first.push_back(&x);
+    if (x.kind == Sample::id && !window_full(first, n, resolution_ms)) first.push_back(&x);
   }
   const auto l = leading(first);
   if (!l) return {Shown::undetermined, std::nullopt, "no ID"};
   const bool closer = std::abs(l->l_ms - f.base_ms) < std::abs(l->l_ms);
   return {closer ? Shown::yes : Shown::no, l->l_ms, "IDs"};
+}
+
+// Drops all but the last IDs of `w` that still make a full window.
+void keep_last(std::vector<const Sample*>& w, std::size_t n, std::int64_t resolution_ms) {
+  std::size_t from = w.size();
+  std::vector<const Sample*> tail;
+  while (from > 0) {
+    tail.insert(tail.begin(), w[--from]);
+    if (window_full(tail, n, resolution_ms)) break;
+  }
+  w.erase(w.begin(), w.begin() + static_cast<long>(from));
 }
 
 // A step back also shows as refusals, or as a call blocked through the whole window.
@@ -173,7 +194,7 @@ std::optional<std::string> refused_or_stalled(const Stream& s, const ClockFault&
 }
 
 StreamResult judge_change(const Stream& s, const ClockFault& f, std::size_t batch,
-                          std::size_t n) {
+                          std::size_t n, std::int64_t resolution_ms) {
   std::vector<const Sample*> before, after;
   std::size_t skipped = 0;
   const auto grace = static_cast<std::int64_t>(kGraceMs * 1e6);
@@ -187,8 +208,8 @@ StreamResult judge_change(const Stream& s, const ClockFault& f, std::size_t batc
       after.push_back(&x);
     }
   }
-  if (before.size() > n) before.erase(before.begin(), before.end() - static_cast<long>(n));
-  if (after.size() > n) after.erase(after.begin(), after.end() - static_cast<long>(n));
+  keep_last(before, n, resolution_ms);
+  keep_last(after, n, resolution_ms);
   const auto lb = leading(before);
   const auto la = leading(after);
   // A generator that refused or blocked saw the clock go back, whatever it issued later (a
@@ -209,15 +230,15 @@ StreamResult judge_change(const Stream& s, const ClockFault& f, std::size_t batc
 }
 
 FaultVerification verify(const ClockFault& f, const std::vector<Stream>& streams,
-                         std::size_t batch, bool probe) {
+                         std::size_t batch, std::int64_t resolution_ms, bool probe) {
   FaultVerification v{f.node, f.t, f.what, f.kind, 0, std::nullopt, FaultOutcome::unverified,
                       "no evidence"};
   v.expected_ms = f.kind == "base"   ? f.base_ms
                   : f.kind == "step" ? f.step_ms
                                      : (f.rate_to - 1) * ms_of(f.end - f.t);
-  if (f.nominal_ms() < kMinVerifiableMs) {
+  if (f.nominal_ms() < std::max(kMinVerifiableMs, 2.0 * static_cast<double>(resolution_ms))) {
     v.outcome = FaultOutcome::below_resolution;
-    v.how = "below ms resolution";
+    v.how = "below the resolution of the IDs' time";
     return v;
   }
   const std::size_t n = std::max(batch, kWindowIds);
@@ -225,7 +246,8 @@ FaultVerification verify(const ClockFault& f, const std::vector<Stream>& streams
   std::vector<double> deltas;
   std::string how_yes, how_other;
   for (const Stream& s : streams) {
-    const StreamResult r = f.kind == "base" ? judge_base(s, f, n) : judge_change(s, f, batch, n);
+    const StreamResult r = f.kind == "base" ? judge_base(s, f, n, resolution_ms)
+                                            : judge_change(s, f, batch, n, resolution_ms);
     if (r.delta_ms) deltas.push_back(*r.delta_ms);
     if (r.shown == Shown::yes) {
       ++yes;
@@ -252,6 +274,15 @@ FaultVerification verify(const ClockFault& f, const std::vector<Stream>& streams
   return v;
 }
 
+bool any_id(const std::vector<Stream>& streams) {
+  for (const Stream& s : streams) {
+    for (const Sample& x : s) {
+      if (x.kind == Sample::id) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 const char* outcome_name(FaultOutcome o) {
@@ -275,14 +306,26 @@ bool FaultCheck::any(FaultOutcome o) const {
 
 FaultCheck check_faults(const RunFacts& facts, const RunRecords& records) {
   FaultCheck out;
-  const bool probe = facts.id_time == IdTime::none;
+  // IDs that carry no time (IdTime::none, or UUIDs of a version without one): the probe.
+  bool probe = facts.id_time == IdTime::none;
+  if (!probe) {
+    bool timed = false;
+    for (std::size_t k = 0; k < facts.nodes.size() && !timed; ++k) {
+      timed = any_id(streams_of(facts, records, k));
+    }
+    probe = !timed;
+  }
   out.method = probe ? kProbeMethod : kIdTimesMethod;
   const std::size_t batch = probe ? 1 : std::max<std::size_t>(1, facts.ids_per_request);
   for (std::size_t k = 0; k < facts.nodes.size(); ++k) {
     const std::vector<ClockFault> faults = faults_of(facts, static_cast<int>(k));
     if (faults.empty()) continue;
-    const std::vector<Stream> streams = streams_of(facts, records, k);
-    for (const ClockFault& f : faults) out.faults.push_back(verify(f, streams, batch, probe));
+    const std::vector<Stream> streams = streams_of(facts, records, k, probe);
+    const std::int64_t resolution = 
+        probe ? 1 : std::max<std::int64_t>(1, facts.id_time_resolution_ms);
+    for (const ClockFault& f : faults) {
+      out.faults.push_back(verify(f, streams, batch, resolution, probe));
+    }
   }
   return out;
 }

@@ -56,10 +56,17 @@
 //   base fault: L of the first n IDs; shown when |L − O| < |L| (closer to the faked clock
 //   than to true time).
 //
+// Coarse embedded times (resolution R = RunFacts::id_time_resolution_ms: a KSUID's 1 s, a
+// layout's unit): every window also spans at least R of true time, so that its maximum meets an
+// ID issued just after the embedded time ticked, and a fault below 2R is below resolution.
+// UUIDs described as carrying time whose version carries none (v4 under --id-time uuid): when
+// no ID of the run carries a time, the probe is the evidence (an external program's node always
+// writes one).
+//
 // Per node and fault: applied when some stream showed it and at least as many showed it as
 // did not; not applied when more streams did not; unverified when no stream could tell.
-// A fault whose |E| is below kMinVerifiableMs (a slew at a tiny --time-scale) cannot be
-// resolved by millisecond timestamps: below_resolution, reported, not judged.
+// A fault whose |E| is below max(kMinVerifiableMs, 2R) (a slew at a tiny --time-scale, a 1 s
+// step in KSUID seconds) cannot be resolved: below_resolution, reported, not judged.
 //
 // verdict.hpp: any not_applied is "fault not applied" and the run fails; any unverified is
 // "fault not verified" and fails too; neither is ever "kept".

@@ -197,9 +197,31 @@ TEST(FaultCheck, IdsWithoutTimeAreJudgedByTheProbeAndSaySo) {
   EXPECT_EQ(c.method, kProbeMethod);
   EXPECT_EQ(c.faults[0].outcome, FaultOutcome::applied);
   EXPECT_EQ(c.faults[0].how, "probe");
+  // UUIDs described as carrying time (--id-time uuid) whose version carries none (v4): the
+  // probe too.
+  f.id_time = IdTime::uuid;
+  f.width = IdWidth::bits128;
+  c = check_faults(f, r);
+  EXPECT_EQ(c.method, kProbeMethod);
+  EXPECT_EQ(c.faults[0].outcome, FaultOutcome::applied);
   for (auto& p : r.nodes[0][0].probe) p.fake_ns = p.true_ns;
   c = check_faults(f, r);
   EXPECT_EQ(c.faults[0].outcome, FaultOutcome::not_applied);
+}
+
+TEST(FaultCheck, CoarseEmbeddedTimesNeedAFaultOfTwoUnitsAndAWindowOfOne) {
+  RunFacts f = step_back_facts();
+  f.id_time_resolution_ms = 1000;  // a KSUID's seconds
+  EXPECT_EQ(check_faults(f, issue(faked, 1)).faults[0].outcome, FaultOutcome::below_resolution);
+  f.events[0].step_ms = -300;
+  f.id_time_resolution_ms = 100;
+  const auto coarse = [](std::int64_t t) {
+    const std::int64_t fake = t >= kStart + 400 * kMs ? t - 300 * kMs : t;
+    return fake - fake % (100 * kMs);
+  };
+  EXPECT_EQ(check_faults(f, issue(coarse, 1)).faults[0].outcome, FaultOutcome::applied);
+  const auto coarse_raw = [](std::int64_t t) { return t - t % (100 * kMs); };
+  EXPECT_EQ(check_faults(f, issue(coarse_raw, 1)).faults[0].outcome, FaultOutcome::not_applied);
 }
 
 }  // namespace

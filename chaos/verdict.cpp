@@ -32,8 +32,8 @@ std::size_t broken_duplicates(const Analysis& a, const Promise& p, bool program,
   if (p.within_process && a.duplicates_within_process > 0) {
     broken += a.duplicates_within_process;
     findings.push_back(fmt::format(
-        "BROKEN: {} within one process under a policy that promises uniqueness",
-        plural(a.duplicates_within_process, "duplicate")));
+        "BROKEN: {} within one {}", plural(a.duplicates_within_process, "duplicate"),
+        program ? "program instance" : "process under a policy that promises uniqueness"));
   }
   if (p.across_restart && a.duplicates_across_restart > 0) {
     broken += a.duplicates_across_restart;

@@ -134,15 +134,17 @@ std::string command_word(const std::string& word) {
   return q + '"';
 }
 
-// The command with its first word made absolute: a program built beside this binary (the
-// MariaDB adapter), else a file in adapters_dir().
+// The command with its first word made absolute: a program built beside this binary or in
+// this build's bin dir (the MariaDB adapter), else a file in adapters_dir().
 std::string resolve_command(const std::string& command) {
   const auto space = command.find(' ');
   const std::string first = command.substr(0, space);
   const std::string rest = space == std::string::npos ? "" : command.substr(space);
-  std::string path = binary_dir() + "/" + first;
-  if (::access(path.c_str(), X_OK) != 0) path = adapters_dir() + "/" + first;
-  return command_word(path) + rest;
+  for (const std::string& dir : {binary_dir(), std::string(IDBENCH_BINARY_DIR)}) {
+    const std::string path = dir + "/" + first;
+    if (::access(path.c_str(), X_OK) == 0) return command_word(path) + rest;
+  }
+  return command_word(adapters_dir() + "/" + first) + rest;
 }
 
 }  // namespace
