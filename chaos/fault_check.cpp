@@ -321,10 +321,17 @@ FaultCheck check_faults(const RunFacts& facts, const RunRecords& records) {
     const std::vector<ClockFault> faults = faults_of(facts, static_cast<int>(k));
     if (faults.empty()) continue;
     const std::vector<Stream> streams = streams_of(facts, records, k, probe);
-    const std::int64_t resolution = 
+    const std::int64_t resolution =
         probe ? 1 : std::max<std::int64_t>(1, facts.id_time_resolution_ms);
+    // The probe, for a fault finer than the IDs' time (a KSUID's seconds), when there is one.
+    const std::vector<Stream> probed = probe ? streams : streams_of(facts, records, k, true);
+    const bool has_probe = !probed.empty() && !probed.front().empty();
     for (const ClockFault& f : faults) {
-      out.faults.push_back(verify(f, streams, batch, resolution, probe));
+      FaultVerification v = verify(f, streams, batch, resolution, probe);
+      if (v.outcome == FaultOutcome::below_resolution && has_probe) {
+        v = verify(f, probed, 1, 1, true);
+      }
+      out.faults.push_back(std::move(v));
     }
   }
   return out;

@@ -66,7 +66,8 @@
 // Per node and fault: applied when some stream showed it and at least as many showed it as
 // did not; not applied when more streams did not; unverified when no stream could tell.
 // A fault whose |E| is below max(kMinVerifiableMs, 2R) (a slew at a tiny --time-scale, a 1 s
-// step in KSUID seconds) cannot be resolved: below_resolution, reported, not judged.
+// step in KSUID seconds) cannot be resolved from the IDs: it is judged by the node's probe
+// when it wrote one (every --exec node does), else below_resolution, reported, not judged.
 //
 // verdict.hpp: any not_applied is "fault not applied" and the run fails; any unverified is
 // "fault not verified" and fails too; neither is ever "kept".

@@ -224,5 +224,22 @@ TEST(FaultCheck, CoarseEmbeddedTimesNeedAFaultOfTwoUnitsAndAWindowOfOne) {
   EXPECT_EQ(check_faults(f, issue(coarse_raw, 1)).faults[0].outcome, FaultOutcome::not_applied);
 }
 
+// A fault finer than the IDs' time (a KSUID's seconds) is judged by the probe where the node
+// wrote one (every --exec node does): no cell passes on faults that nothing verified.
+TEST(FaultCheck, AFaultBelowTheIdsResolutionFallsBackToTheProbe) {
+  RunFacts f = step_back_facts();
+  f.id_time_resolution_ms = 1000;
+  RunRecords r = issue(faked, 1);
+  for (std::int64_t t = kStart; t < kStart + 1000 * kMs; t += kMs) {
+    r.nodes[0][0].probe.push_back({t, faked(t)});
+  }
+  FaultCheck c = check_faults(f, r);
+  EXPECT_EQ(c.faults[0].outcome, FaultOutcome::applied);
+  EXPECT_EQ(c.faults[0].how, "probe");
+  for (auto& p : r.nodes[0][0].probe) p.fake_ns = p.true_ns;
+  c = check_faults(f, r);
+  EXPECT_EQ(c.faults[0].outcome, FaultOutcome::not_applied);
+}
+
 }  // namespace
 }  // namespace idbench::chaos
