@@ -19,6 +19,7 @@ import units as u
 from decision import decision_table
 from document import BAD, GOOD, WARN, Figure, Report, Section, Table  # noqa: F401 (re-exported)
 from inputs import Bench, Chaos, Locality, Real, Results, locality_generator, number
+from real_faults import RealFaults, real_faults_section
 from real_systems import durability_text, real_table
 
 # The chaos scenarios drawn as timelines (issue 6).
@@ -578,7 +579,8 @@ def build_report(results: Results, charts_module=None, now: dt.datetime | None =
                 bench_section(results.bench, figures, summary),
                 real_section(results.bench.real, summary),
                 locality_section(results.locality, figures, summary),
-                chaos_section(results.chaos, figures, summary)]
+                chaos_section(results.chaos, figures, summary),
+                real_faults_section(results.real_faults or RealFaults(), figures, summary)]
     report = Report("idbench report", summary["generated_utc"], results.directory, sections,
                     summary)
     summary["charts"] = _draw(report)

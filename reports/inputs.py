@@ -495,9 +495,11 @@ class Results:
     locality: Locality
     chaos: Chaos
     missing: list[str] = field(default_factory=list)  # one sentence per unreadable file
+    real_faults: Any = None  # real_faults.RealFaults: real_chaos.json (idbench real-chaos)
 
     def problems(self) -> list[str]:
-        return self.missing + self.bench.problems + self.locality.problems + self.chaos.problems
+        return (self.missing + self.bench.problems + self.locality.problems + self.chaos.problems
+                + (self.real_faults.problems if self.real_faults is not None else []))
 
     @property
     def description(self) -> Description:
@@ -517,4 +519,12 @@ def load_results(directory: str) -> Results:
     bench = load(BENCH_FILE, load_bench, Bench())
     locality = load(LOCALITY_FILE, load_locality, Locality())
     chaos = load(CHAOS_FILE, load_chaos, Chaos())
-    return Results(directory, bench, locality, chaos, missing)
+    results = Results(directory, bench, locality, chaos, missing)
+    # Optional: absent unless ./run.sh ran idbench real-chaos (its section then says so).
+    import real_faults as rf
+    path = os.path.join(directory, rf.FILE)
+    if os.path.exists(path):
+        results.real_faults = load(rf.FILE, rf.load_real_faults, rf.RealFaults(present=True))
+    else:
+        results.real_faults = rf.RealFaults()
+    return results

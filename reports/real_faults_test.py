@@ -1,0 +1,90 @@
+#!/usr/bin/python3
+"""real_faults_test.py — the real systems under faults in the report: a restored ticket
+server's duplicates are shown as the finding (marked bad, with the evidence), every part gets a
+timeline, and a missing or malformed real_chaos.json is a sentence, never a crash or a pass.
+
+    /usr/bin/python3 reports/real_faults_test.py
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+import content
+import inputs
+import real_faults
+from document import BAD, GOOD
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def testdata() -> dict:
+    with open(os.path.join(HERE, "testdata", real_faults.FILE)) as f:
+        return json.load(f)
+
+
+def report_of(doc) -> tuple:
+    d = tempfile.mkdtemp(prefix="idbench-report-test-")
+    try:
+        for name in ("bench.json", "locality.json", "chaos.json"):
+            shutil.copy(os.path.join(HERE, "testdata", name), d)
+        if doc is not None:
+            with open(os.path.join(d, real_faults.FILE), "w") as f:
+                f.write(doc if isinstance(doc, str) else json.dumps(doc))
+        results = inputs.load_results(d)
+        report = content.build_report(results)
+        section = next(s for s in report.sections if s.id == "real-faults")
+        return results, report, section
+    finally:
+        shutil.rmtree(d)
+
+
+def blocks(section, kind):
+    return [x for k, x in section.blocks if k == kind]
+
+
+class RealFaultsTest(unittest.TestCase):
+    def test_restored_ticket_server_duplicates_are_the_finding(self):
+        _, report, section = report_of(testdata())
+        rows = blocks(section, "table")[0].rows
+        self.assertEqual(len(rows), 2)
+        for r in rows:
+            self.assertEqual(r[0], "ticket-restore")
+            self.assertEqual(r[2], ("DUPLICATES", BAD))
+            self.assertNotEqual(r[4], "0")
+            self.assertIn("the restored counter went back", r[7])
+        self.assertEqual(len(blocks(section, "figure")), 2)  # one timeline per fault and system
+        self.assertEqual([p["passed"] for p in report.summary["real_faults"]], [False, False])
+
+    def test_a_kept_part_is_marked_good(self):
+        doc = copy.deepcopy(testdata())
+        doc["scenarios"][0]["parts"][0]["verdict"] = {"verdict": "kept", "passed": True,
+                                                      "evidence": "no duplicate"}
+        _, _, section = report_of(doc)
+        self.assertEqual(blocks(section, "table")[0].rows[0][2], ("kept", GOOD))
+
+    def test_missing_file_says_not_run(self):
+        results, _, section = report_of(None)
+        self.assertFalse(results.real_faults.present)
+        self.assertTrue(any("Not run" in p for p in blocks(section, "p")))
+
+    def test_malformed_file_is_a_problem_sentence(self):
+        for doc in ("{not json", {"scenarios": "x"}, [1, 2]):
+            results, _, section = report_of(doc)
+            self.assertTrue(results.problems(), doc)
+            self.assertFalse(blocks(section, "figure"), doc)
+
+    def test_a_part_without_a_timeline_says_so(self):
+        doc = copy.deepcopy(testdata())
+        del doc["scenarios"][0]["parts"][0]["timeline"]
+        _, _, section = report_of(doc)
+        figures = blocks(section, "figure")
+        self.assertEqual(figures[0].error, "no timeline recorded")
+
+
+if __name__ == "__main__":
+    unittest.main()
