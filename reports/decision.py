@@ -16,6 +16,7 @@ from typing import Any
 import units as u
 from document import BAD, Table
 from inputs import Bench, Chaos, Locality, Results, locality_generator, locality_variants, number
+from real_faults import scheme_fault_text, systems_of_scheme
 from real_systems import real_schemes, scheme_cell
 
 
@@ -210,8 +211,15 @@ def _row(results: Results, s: Scheme, layout: str | None) -> tuple[list, dict]:
         sortable += f"; k-sort bound {u.duration_ms(chaos['ksort_bound_ms_under_skew'])} under skew"
     name = s.name + (f" ({shown})" if shown and (len(s.variants) > 1 or shown != s.variants[0])
                      else "")
+    clock = _clock_cell(results, s, shown, chaos)
+    faults = scheme_fault_text(results.real_faults, systems_of_scheme(results.bench.real, s.name,
+                                                                        s.variants))
+    if faults is not None:
+        text, bad = clock if isinstance(clock, tuple) else (clock, False)
+        d["real_faults"] = faults[0]
+        clock = (f"{text}; {faults[0]}", BAD) if bad or faults[1] else f"{text}; {faults[0]}"
     return [name, sortable, s.words.made_where, s.words.ops_burden, s.words.pick_when, speed,
-            tail, real, fill, locality, _clock_cell(results, s, shown, chaos)], d
+            tail, real, fill, locality, clock], d
 
 
 REAL_COLUMN = "real system, 1 ID/request: IDs/s per client · at T clients, p99 round trip"

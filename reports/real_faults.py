@@ -106,6 +106,32 @@ def timeline_chart(part: dict) -> str:
     return _svg(fig)
 
 
+def systems_of_scheme(real, scheme: str, variants: tuple[str, ...]) -> set[str]:
+    """The real systems of a decision-table row, as the bench recorded their descriptions: same
+    scheme (in any case), or the real counterpart of one of the row's variants."""
+    described = [x for x in (real.systems or []) + (real.cells or []) if isinstance(x, dict)]
+    return {str(x.get("name") or x.get("system")) for x in described
+            if (x.get("name") or x.get("system"))
+            and (str(x.get("scheme", "")).lower() == scheme.lower()
+                 or x.get("lower_bound_variant") in variants)}
+
+
+def scheme_fault_text(rf: RealFaults | None, systems: set[str]) -> tuple[str, bool] | None:
+    """"real systems: ticket-restore DUPLICATES (mariadb-ticket-pair-myisam); ..." and whether
+    any part failed; None when no fault ran on these systems."""
+    if rf is None or not rf.present:
+        return None
+    parts = [(sc, p) for sc, p in rf.parts() if p.get("system") in systems]
+    if not parts:
+        return None
+    texts, failed = [], False
+    for sc, p in parts:
+        v = p.get("verdict") if isinstance(p.get("verdict"), dict) else {}
+        failed |= v.get("passed") is False
+        texts.append(f"{sc.get('scenario')} {v.get('verdict', '?')} ({p.get('system')})")
+    return "real systems under faults: " + "; ".join(texts), failed
+
+
 def _caption(scenario: dict, part: dict) -> str:
     events = "; ".join(f"{number(e.get('t_ms')) / 1000:.2f} s {e.get('what')}"
                        for e in part.get("events") or []

@@ -60,6 +60,21 @@ class RealFaultsTest(unittest.TestCase):
         self.assertEqual(len(blocks(section, "figure")), 2)  # one timeline per fault and system
         self.assertEqual([p["passed"] for p in report.summary["real_faults"]], [False, False])
 
+    def test_the_ticket_server_row_carries_the_restore_verdict(self):
+        import decision
+        results, _, _ = report_of(testdata())
+        t, data, _ = decision.decision_table(results)
+        row = next(r for r in t.rows if r[0].lower().startswith("ticket server"))
+        cell = row[-1]
+        self.assertIsInstance(cell, tuple)
+        self.assertEqual(cell[1], BAD)
+        self.assertIn("ticket-restore DUPLICATES (mariadb-ticket-pair-myisam)", cell[0])
+        d = next(x for x in data if x["scheme"].lower() == "ticket server")
+        self.assertIn("ticket-restore", d["real_faults"])
+        # A scheme no real system under faults belongs to keeps its cell as it was.
+        auto = next(r for r in t.rows if r[0].startswith("AUTO_INCREMENT"))
+        self.assertNotIn("real systems under faults", str(auto[-1]))
+
     def test_a_kept_part_is_marked_good(self):
         doc = copy.deepcopy(testdata())
         doc["scenarios"][0]["parts"][0]["verdict"] = {"verdict": "kept", "passed": True,
