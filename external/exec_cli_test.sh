@@ -6,23 +6,7 @@ set -u
 idbench=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-expect() {  # expect CODE "description" command...
-  local want=$1 what=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" -ne "$want" ]; then
-    echo "FAIL: $what: exit $got, want $want"; cat "$tmp/out" "$tmp/err"; failures=$((failures + 1))
-  else
-    echo "ok: $what"
-  fi
-}
-expect_text() {  # expect_text "pattern" "description" (against the last command's output)
-  if ! grep -q -- "$1" "$tmp/out" "$tmp/err"; then
-    echo "FAIL: $2: no '$1' in output"; cat "$tmp/out" "$tmp/err"; failures=$((failures + 1))
-  fi
-}
+. "$(dirname "$0")/../cli/expect.sh"  # expect, expect_text, $failures
 check() {  # check CONDITION-COMMAND... "description"
   local what=${*: -1}
   if "${@:1:$#-1}"; then echo "ok: $what"; else echo "FAIL: $what"; failures=$((failures + 1)); fi

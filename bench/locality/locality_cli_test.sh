@@ -5,18 +5,7 @@ set -u
 idbench=$1
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
-failures=0
-expect() {  # expect CODE "description" command...
-  local want=$1 what=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" -ne "$want" ]; then
-    echo "FAIL: $what: exit $got, want $want"; cat "$tmp/out" "$tmp/err"; failures=$((failures + 1))
-  else
-    echo "ok: $what"
-  fi
-}
+. "$(dirname "$0")/../../cli/expect.sh"  # expect, expect_text, $failures
 expect_err() {  # expect_err "fixed text" "description": in the last stderr, which is one line
   if ! grep -qF -- "$1" "$tmp/err"; then
     echo "FAIL: $2: no '$1' on stderr"; cat "$tmp/err"; failures=$((failures + 1))
