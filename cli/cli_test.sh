@@ -17,11 +17,16 @@ for u in C232AB00-9414-11EC-B3C8-9F6BDECED846 1EC9414C-232A-6B00-B3C8-9F6BDECED8
   expect_text "node=9f6bdeced846" "$u: its node"
 done
 
-for v in mutex cas thread-local uuidv7 uuidv7-random uuidv4 auto-increment ticket-pair; do
+for v in mutex cas thread-local uuidv7 uuidv7-random uuidv4 auto-increment ticket-pair uuidv8; do
   expect 0 "generate $v" "$idbench" generate --variant "$v" --threads 2 --count 200000 --out "$tmp/$v"
   expect 0 "check $v" "$idbench" check "$tmp/$v"
   expect_text " 0 duplicates" "$v has no duplicates"
 done
+expect 0 "generate uuidv8 as node 4242" "$idbench" generate --variant uuidv8 --node 4242 --count 3 --out "$tmp/v8"
+expect 0 "decode a uuidv8" "$idbench" decode "$(tail -n 1 "$tmp/v8")"
+expect_text "version=8  .*read_as=idbench uuidv8  time=20.*node=4242  counter=2" "uuidv8 fields"
+expect 2 "uuidv8 node beyond 16 bits" "$idbench" generate --variant uuidv8 --node 65536 --count 1
+expect_text "node id 65536 does not fit uuidv8" "uuidv8 node message"
 
 # Planted defects: the checker must catch them.
 head -n 1000 "$tmp/mutex" >"$tmp/dup" && sed -n 500p "$tmp/mutex" >>"$tmp/dup"

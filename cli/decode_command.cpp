@@ -53,6 +53,18 @@ void add_dce_fields(nlohmann::ordered_json& out, const uuid_format::DceFields& f
   out["node_kind"] = (f.node >> 40) & 1 ? "random (multicast bit set)" : "IEEE 802 address";
 }
 
+// v8 (RFC 9562 §5.8) leaves its bits to each program, so they are read as idbench's uuidv8
+// lays them out, and labelled so.
+void add_v8_fields(nlohmann::ordered_json& out, const uuid_format::V8Fields& f) {
+  out["read_as"] = "idbench uuidv8";
+  const auto ms = static_cast<std::int64_t>(f.unix_ms);
+  out["time"] = format_utc_ms(ms);
+  out["unix_ms"] = ms;
+  out["node"] = f.node;
+  out["counter"] = f.counter;
+  out["random"] = fmt::format("{:#010x}", f.random);
+}
+
 nlohmann::ordered_json decode_uuid(const Uuid& u) {
   nlohmann::ordered_json out;
   out["id"] = u.to_string();
@@ -65,6 +77,7 @@ nlohmann::ordered_json decode_uuid(const Uuid& u) {
     out["unix_ms"] = ms;
   }
   if (const auto f = uuid_format::dce_fields(u)) add_dce_fields(out, *f);
+  if (const auto f = uuid_format::v8_fields(u)) add_v8_fields(out, *f);
   return out;
 }
 

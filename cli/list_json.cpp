@@ -22,6 +22,7 @@ json variant_json(const Variant& v) {
   j["node_ids"] = name_of(v.node_ids);
   j["id_time"] = name_of(v.id_time);
   j["in_process_lower_bound"] = v.in_process_lower_bound;
+  j["own_clock"] = v.own_clock;
   j["defaults"] = {{"chaos", v.defaults.chaos},
                    {"chaos_quick", v.defaults.chaos_quick},
                    {"locality", v.defaults.locality}};

@@ -59,11 +59,12 @@ TEST(ListJson, CarriesEveryFieldOfEveryVariant) {
     EXPECT_EQ(j->at("node_ids"), name_of(v.node_ids));
     EXPECT_EQ(j->at("id_time"), name_of(v.id_time));
     EXPECT_EQ(j->at("in_process_lower_bound"), v.in_process_lower_bound);
+    EXPECT_EQ(j->at("own_clock"), v.own_clock);
     EXPECT_EQ(j->at("defaults").at("chaos"), v.defaults.chaos);
     EXPECT_EQ(j->at("defaults").at("chaos_quick"), v.defaults.chaos_quick);
     EXPECT_EQ(j->at("defaults").at("locality"), v.defaults.locality);
     // Every key is one of the above: a field added to Variant must be added here too.
-    EXPECT_EQ(j->size(), 12u) << v.name;
+    EXPECT_EQ(j->size(), 13u) << v.name;
   }
 }
 

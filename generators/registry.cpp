@@ -19,6 +19,8 @@ Variant describe_uuidv7_random();
 Variant describe_uuidv4();
 Variant describe_auto_increment();
 Variant describe_ticket_pair();
+Variant describe_uuidv8();
+Variant describe_libuuid_v1();
 
 Variant snowflake_variant(std::string_view name, std::string_view summary, NodeIds node_ids,
                           bool chaos_quick,
@@ -41,7 +43,8 @@ std::span<const Variant> variants() {
   static const std::vector<Variant> all = {
       describe_mutex(),          describe_cas(),           describe_thread_local(),
       describe_uuidv7(),         describe_uuidv7_random(), describe_uuidv4(),
-      describe_auto_increment(), describe_ticket_pair(),
+      describe_auto_increment(), describe_ticket_pair(),   describe_uuidv8(),
+      describe_libuuid_v1(),
   };
   return all;
 }
@@ -79,6 +82,9 @@ std::optional<std::int64_t> unix_ms_of(IdTime how, const Id& id, const Layout& l
       return static_cast<std::int64_t>(id.hi >> 16);
     case IdTime::ksuid:
       return static_cast<std::int64_t>(id.hi >> 32) * 1000 + kKsuidEpochMs;
+    case IdTime::uuidv8:
+      if (((id.hi >> 12) & 0xF) != 8) return std::nullopt;
+      return static_cast<std::int64_t>(id.hi >> 16);
   }
   return std::nullopt;
 }
@@ -97,6 +103,8 @@ std::string_view name_of(IdTime how) {
       return "ulid";
     case IdTime::ksuid:
       return "ksuid";
+    case IdTime::uuidv8:
+      return "uuidv8";
   }
   return "?";
 }

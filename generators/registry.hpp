@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "generators/generator.hpp"
@@ -30,6 +31,9 @@ enum class IdTime {
            // program's UUIDs are described with (`--id-time uuid`).
   ulid,    // a ULID as 128 bits: the top 48 are Unix ms, with no version nibble
   ksuid,   // a KSUID's first 16 bytes: the top 32 bits are seconds since 1400000000 (Unix s)
+  uuidv8,  // idbench's UUIDv8 (RFC 9562 §5.8, generators/uuid_format.hpp): the top 48 bits are
+           // Unix ms as in v7, with version 8. A v8 layout is each program's own, so `uuid`
+           // reads no time from version 8.
 };
 
 // The ordering a variant promises; the chaos analysis judges exactly this promise.
@@ -72,12 +76,16 @@ struct Variant {
   NodeIds node_ids = NodeIds::none;
   IdTime id_time = IdTime::none;
   bool in_process_lower_bound = false;  // stands in for a system with a round trip per ID
+  // A real library run in-process that reads the wall clock itself, through libc, and keeps
+  // its own state (libuuid-v1): it ignores GeneratorOptions' clock, policy and high-water mark
+  // and applies its own rule. libfaketime reaches it (chaos); a ManualClock does not.
+  bool own_clock = false;
   MatrixDefaults defaults;
   std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make;
 };
 
-inline constexpr IdTime kIdTimes[] = {IdTime::none,  IdTime::layout, IdTime::uuidv7,
-                                      IdTime::uuid,  IdTime::ulid,   IdTime::ksuid};
+inline constexpr IdTime kIdTimes[] = {IdTime::none, IdTime::layout, IdTime::uuidv7, IdTime::uuid,
+                                      IdTime::ulid, IdTime::ksuid,  IdTime::uuidv8};
 
 // The Unix ms an ID carries, per `how`; nullopt for IdTime::none. `layout` is used only for
 // IdTime::layout.
@@ -101,6 +109,9 @@ Variant snowflake_variant(std::string_view name, std::string_view summary, NodeI
                           std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make);
 
 std::span<const Variant> variants();
+// Which of libuuid's paths uuid_generate_time takes on this host (uuidd, its clock state
+// file, or the per-thread in-process fallback), found by probing what the library probes.
+std::string libuuid_path();
 // nullptr when there is no such variant.
 const Variant* find_variant(std::string_view name);
 

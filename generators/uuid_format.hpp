@@ -11,6 +11,9 @@
 //              lo = var:2 = 0b10 | clock_seq:14 | node:48
 //   v6 (§5.6): hi = time_high:32 | time_mid:16 | ver:4 = 0b0110 | time_low:12
 //              lo = as v1
+//   v8 (§5.8, idbench's layout; custom_a and custom_b are free):
+//              hi = unix_ts_ms:48 | ver:4 = 0b1000 | node:12 (its high bits)
+//              lo = var:2 = 0b10  | node:4 (its low bits) | counter:26 | random:32
 //   where the 60-bit timestamp (100 ns since 1582-10-15) is time_high|time_mid|time_low, high
 //   to low. v1 puts its fastest-moving bits first, so v1 UUIDs do not sort by time; v6 is the
 //   same fields high to low, so they do.
@@ -34,19 +37,52 @@ inline Uuid make(std::uint64_t hi_without_version, std::uint64_t lo_without_vari
   return Id{hi, lo}.to_uuid();
 }
 
-// The state space of a v7 generator: Unix ms as ticks, all 48 bits of them.
-inline SequenceSpace v7_space(std::uint64_t max_seq) {
+// The state space of a v7 (or v8) generator: Unix ms as ticks, all 48 bits of them.
+inline SequenceSpace v7_space(std::uint64_t max_seq, const char* format_name = "uuidv7") {
   SequenceSpace space;
   space.max_seq = max_seq;
   space.max_tick = kMaxUnixMs;
   space.last_unix_ms = kMaxUnixMs;
-  space.format_name = "uuidv7";
+  space.format_name = format_name;
   return space;
 }
 
 // v7 from its timestamp, the 12 bits of rand_a and the 62 bits of rand_b.
 inline Uuid v7(std::uint64_t unix_ms, std::uint64_t rand_a12, std::uint64_t rand_b62) {
   return make(unix_ms << 16 | (rand_a12 & 0xFFF), rand_b62 << 2, 7);
+}
+
+// idbench's v8: a v7-like ms, then a node id, a counter and random bits (the widths above).
+// The node makes two generators' IDs differ whatever their random bits; the counter, from 0
+// in each ms, orders one generator's IDs; the random bits keep them hard to guess (§8).
+struct V8Fields {
+  std::uint64_t unix_ms = 0;  // 48 bits
+  std::uint64_t node = 0;     // 16 bits
+  std::uint64_t counter = 0;  // 26 bits
+  std::uint64_t random = 0;   // 32 bits
+};
+inline constexpr int kV8NodeBits = 16;
+inline constexpr int kV8CounterBits = 26;
+inline constexpr std::uint64_t kV8MaxNode = (std::uint64_t{1} << kV8NodeBits) - 1;
+inline constexpr std::uint64_t kV8MaxCounter = (std::uint64_t{1} << kV8CounterBits) - 1;
+
+inline Uuid v8(const V8Fields& f) {
+  const std::uint64_t node = f.node & kV8MaxNode;
+  const std::uint64_t hi = (f.unix_ms & kMaxUnixMs) << 16 | node >> 4;
+  const std::uint64_t lo62 =
+      (node & 0xF) << 58 | (f.counter & kV8MaxCounter) << 32 | (f.random & 0xFFFF'FFFF);
+  return make(hi, lo62 << 2, 8);
+}
+
+// The fields of a v8 UUID read as idbench's layout; nullopt for any other version. (Another
+// program's v8 may mean something else by the same bits: §5.8 leaves them to it.)
+inline std::optional<V8Fields> v8_fields(const Uuid& u) {
+  if (u.version() != 8) return std::nullopt;
+  const Id id = Id::from_uuid(u);
+  return V8Fields{.unix_ms = id.hi >> 16,
+                  .node = (id.hi & 0xFFF) << 4 | ((id.lo >> 58) & 0xF),
+                  .counter = (id.lo >> 32) & kV8MaxCounter,
+                  .random = id.lo & 0xFFFF'FFFF};
 }
 
 // The fields v1 and v6 share (the DCE fields).
