@@ -29,7 +29,6 @@ def table(bench: dict):
     return rows, col, data
 
 
-
 def entry(system, scheme, lower, clients, fill, pages, rows=20000, planned=20000, error=None):
     return {"system": system, "scheme": scheme, "lower_bound_variant": lower,
             "durability": {"innodb_flush_log_at_trx_commit": 2, "binlog": False},
