@@ -3,8 +3,8 @@
 #   ./run.sh        install what is missing, build, run the default suite, write the report
 #   ./run.sh test   install what is missing, build, run every test through ctest (and the
 #                   ThreadSanitizer and AddressSanitizer+UBSan runs, and every fuzz target 5 s)
-# Other commands: bench [--full] | locality | chaos | real-chaos | report | smoke | build
-#                 | compare BASE_DIR NEW_DIR | compare --revs BASE NEW   (the regression gate)
+# Other commands: bench [--full] | locality | chaos | real-chaos | derived-ids | report | smoke
+#                 | build | compare BASE_DIR NEW_DIR | compare --revs BASE NEW   (the regression gate)
 #                 | fuzz [SECONDS [TARGET...]]   (each fuzz target SECONDS, default 60)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -74,6 +74,13 @@ real_chaos_quick() {
   "$bin/idbench" real-chaos --scenario all --time-scale 0.5 --flush 1,0 --lock-modes 2 \
     --out "$latest/real_chaos.json" "$@" || status=$?
   [ "$status" -le 1 ]
+}
+
+# Worker ids derived from the environment against a lease (issue 15): a seeded model over the
+# layouts `idbench list --json` describes, written to derived_ids.json for the report.
+derived_ids() {
+  /usr/bin/python3 reports/derived_ids_run.py --idbench "$bin/idbench" \
+    --out "$latest/derived_ids.json" "$@"
 }
 
 # Runs a part of the suite; its failure is reported but does not stop the parts after it,
@@ -193,6 +200,12 @@ case "$cmd" in
     mkdir -p "$latest"
     real_chaos_quick "$@"
     ;;
+  derived-ids)
+    ensure_packages "${build_packages[@]}" "${report_packages[@]}"
+    configure_and_build release idbench
+    mkdir -p "$latest"
+    derived_ids "$@"
+    ;;
   report)
     ensure_packages "${report_packages[@]}"
     [ -x reports/render.sh ] || die "reports/render.sh is missing"
@@ -220,6 +233,7 @@ case "$cmd" in
     part "locality matrix" "$bin/idbench" locality --matrix --out "$latest/locality.json"
     [ -x chaos/run_chaos.sh ] && part "chaos matrix (quick)" chaos/run_chaos.sh "$bin" "$latest/chaos.json" --quick
     part "real systems under faults (quick)" real_chaos_quick
+    part "worker ids from the environment (model)" derived_ids
     [ -x reports/render.sh ] && part "report" reports/render.sh "$latest"
     if [ ${#failed_parts[@]} -gt 0 ]; then
       say "done with failures: ${failed_parts[*]}"

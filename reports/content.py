@@ -21,6 +21,7 @@ from document import BAD, GOOD, WARN, Figure, Report, Section, Table  # noqa: F4
 from inputs import Bench, Chaos, Locality, Real, Results, locality_generator, number
 from real_faults import RealFaults, real_faults_section
 from real_systems import durability_text, real_table
+from derived_ids_section import derived_ids_section
 
 # The chaos scenarios drawn as timelines (issue 6).
 TIMELINE_SCENARIOS = ("ntp-step-back", "leap-second")
@@ -580,7 +581,8 @@ def build_report(results: Results, charts_module=None, now: dt.datetime | None =
                 real_section(results.bench.real, summary),
                 locality_section(results.locality, figures, summary),
                 chaos_section(results.chaos, figures, summary),
-                real_faults_section(results.real_faults or RealFaults(), figures, summary)]
+                real_faults_section(results.real_faults or RealFaults(), figures, summary),
+                derived_ids_section(results.directory, figures, summary)]
     report = Report("idbench report", summary["generated_utc"], results.directory, sections,
                     summary)
     summary["charts"] = _draw(report)
