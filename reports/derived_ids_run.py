@@ -169,11 +169,15 @@ def claims_tables(twitter_bits: int = 10) -> dict:
 
 
 def _commit() -> str | None:
+    """<12 hex>, with -dirty for a modified tree (as plumbing/run_context.hpp writes it)."""
     here = os.path.dirname(os.path.abspath(__file__))
     try:
-        out = subprocess.run(["git", "-C", here, "rev-parse", "--short=12", "HEAD"],
-                             capture_output=True, text=True, timeout=10)
-        return out.stdout.strip() or None
+        head = subprocess.run(["git", "-C", here, "rev-parse", "--short=12", "HEAD"],
+                              capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain",
+                                "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+        return (head + ("-dirty" if dirty else "")) or None
     except (OSError, subprocess.SubprocessError):
         return None
 

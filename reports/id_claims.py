@@ -6,7 +6,9 @@ Claim policies, as fleets run them:
   never     an id per start, never given back: Leaf's ZooKeeper persistent-sequential nodes
             (one per ip:port, so a container that restarts on a new address takes a new one;
             Meituan-Dianping/Leaf#84, #26), Baidu's WORKER_NODE row per start, a Redis INCR
-            (yitter/IdGenerator#110, #83). The space runs out after `space - n` restarts.
+            per start (yitter/IdGenerator#84: 68 starts, past the default 63; #83). The space
+            runs out after `space - n` restarts. (yitter's own Redis registrar is a lease: a key
+            with a TTL renewed every TTL/3; #110 reports ids left after a stop.)
   clean     given back at a clean exit only (a shutdown hook deleting the node or key): every
             crash, SIGKILL, OOM kill or lost node leaks one id.
   lease     held under a lease with a TTL and given back when it expires (etcd, issue 15): a
