@@ -71,7 +71,7 @@ import gate_paired  # noqa: E402
 import gate_real  # noqa: E402
 import units as u  # noqa: E402
 from inputs import (Bench, BenchRun, Chaos, Results, cell_key, load_results,  # noqa: E402
-                    locality_generator, number)
+                    locality_generator, number, payload_of)
 
 GBENCH_DIR = "/usr/share/benchmark"  # Debian's libbenchmark-tools: gbench/report.py
 
@@ -391,7 +391,7 @@ def _fmt(m: Metric, v: float) -> str:
 def compare_locality(base, new) -> list[list]:
     def index(loc):
         return {(locality_generator(m), (m.get("stream") or {}).get("writers"),
-                 m.get("key_type"), m.get("rows")): m for m in loc.matrix}
+                 m.get("key_type"), m.get("rows"), payload_of(m)): m for m in loc.matrix}
     rows = []
     bi = index(base)
     for k, n in index(new).items():
