@@ -334,7 +334,34 @@ class Real:
     config: dict = field(default_factory=dict)
     systems: list[dict] = field(default_factory=list)
     cells: list[dict] = field(default_factory=list)
+    # The locality of the systems' real IDs (bench/real/real_locality.hpp): one entry per
+    # (system, client count); empty when the run carried none.
+    locality: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+
+
+REAL_LOCALITY_ABSENT = ("bench.json's real_systems has no 'locality' list: the locality of the "
+                        "real systems' IDs was not measured (idbench real --locality-rows)")
+
+
+def load_real_locality(doc: dict, r: Real) -> None:
+    """The real run's locality passes into `r`; a missing or malformed list is a sentence."""
+    entries = doc.get("locality")
+    if entries is None:
+        r.problems.append(REAL_LOCALITY_ABSENT)
+        return
+    if not isinstance(entries, list):
+        r.problems.append("bench.json's real_systems 'locality' is not a list: ignored")
+        return
+    r.locality = [e for e in entries if isinstance(e, dict) and isinstance(e.get("system"), str)]
+    if len(r.locality) < len(entries):
+        r.problems.append(f"{len(entries) - len(r.locality)} real-system locality entries are "
+                          "not objects naming a system: left out")
+    failed = [e for e in r.locality if e.get("error")]
+    if failed:
+        r.problems.append(f"{len(failed)} real-system locality pass"
+                          f"{'es' if len(failed) != 1 else ''} failed (their errors are in the "
+                          "Real systems section)")
 
 
 def load_real(doc: Any) -> Real:
@@ -351,6 +378,7 @@ def load_real(doc: Any) -> Real:
         r.problems.append("bench.json's real_systems has no 'cells' list: nothing to show")
         return r
     r.cells = [c for c in cells if isinstance(c, dict)]
+    load_real_locality(doc, r)
     if r.complete is False:
         r.problems.append(f"the real-system bench is partial: {len(r.cells)} of "
                           f"{doc.get('planned', '?')} cells ran (complete: false)")
@@ -375,10 +403,28 @@ class Locality:
     matrix: list[dict] = field(default_factory=list)
     validation: dict | None = None  # the --validate object, or None when not run
     problems: list[str] = field(default_factory=list)
+    # The row size (payload bytes beside the key) the decision table describes; a matrix from
+    # before row sizes were an axis measured key-only rows (0).
+    decision_payload_bytes: int = 0
 
     def validation_rows(self) -> list[dict]:
         rows = (self.validation or {}).get("validation")
         return [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
+
+    def row_sizes(self) -> list[int]:
+        """The payload sizes the matrix measured, ascending."""
+        return sorted({payload_of(m) for m in self.matrix})
+
+    def at_row(self, payload: int | None = None) -> list[dict]:
+        """The matrix entries at one row size (default: the decision table's)."""
+        want = self.decision_payload_bytes if payload is None else payload
+        return [m for m in self.matrix if payload_of(m) == want]
+
+
+def payload_of(entry: dict) -> int:
+    """A matrix entry's or validation row's payload bytes beside the key (absent: 0)."""
+    p = number(entry.get("payload_bytes"))
+    return int(p) if p is not None else 0
 
 
 def locality_variants(loc: Locality) -> list[str]:
@@ -421,6 +467,10 @@ def load_locality(doc: Any) -> Locality:
             loc.problems.append("some locality.json matrix entries lack " + ", ".join(lacking))
     else:
         loc.problems.append("locality.json has no 'matrix' list: the model's figures are missing")
+    decision = number(doc.get("decision_payload_bytes"))
+    sizes = {payload_of(m) for m in loc.matrix}
+    loc.decision_payload_bytes = (int(decision) if decision is not None and int(decision) in sizes
+                                  else min(sizes, default=0))
     if "validation" not in doc:
         loc.problems.append("locality.json has no 'validation' key: model-vs-engine check unknown")
     elif doc["validation"] is None:
