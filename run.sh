@@ -3,7 +3,8 @@
 #   ./run.sh        install what is missing, build, run the default suite, write the report
 #   ./run.sh test   install what is missing, build, run every test through ctest (and the
 #                   ThreadSanitizer and AddressSanitizer+UBSan runs, and every fuzz target 5 s)
-# Other commands: bench [--full] | locality | chaos | real-chaos | derived-ids | report | compare BASE NEW | smoke | build
+# Other commands: bench [--full] | locality | chaos | real-chaos | derived-ids | report | smoke
+#                 | build | compare BASE_DIR NEW_DIR | compare --revs BASE NEW   (the regression gate)
 #                 | fuzz [SECONDS [TARGET...]]   (each fuzz target SECONDS, default 60)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -211,7 +212,13 @@ case "$cmd" in
     reports/render.sh "$latest"
     ;;
   compare)
-    [ $# -eq 2 ] || die "usage: ./run.sh compare BASE_DIR NEW_DIR"
+    if [ "${1:-}" = --revs ]; then  # build two revisions, run them interleaved, judge
+      shift
+      [ $# -ge 2 ] || die "usage: ./run.sh compare --revs BASE NEW [--out DIR] [--rounds R] [--no-chaos]"
+      ensure_packages "${build_packages[@]}" "${report_packages[@]}" valgrind ccache
+      exec reports/compare_revs.sh "$@"
+    fi
+    [ $# -eq 2 ] || die "usage: ./run.sh compare BASE_DIR NEW_DIR | compare --revs BASE NEW"
     ensure_packages "${report_packages[@]}"
     [ -x reports/compare.sh ] || die "reports/compare.sh is missing"
     exec reports/compare.sh "$1" "$2"
@@ -235,7 +242,7 @@ case "$cmd" in
     say "done; results in $latest"
     ;;
   -h | --help | help)
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
     ;;
   *)
     die "unknown command '$cmd' (try ./run.sh --help)"
