@@ -24,7 +24,9 @@ struct Collect {
   // IDs still to ask for; a client takes one before each request. Relaxed: it only counts.
   std::atomic<std::int64_t> left;
   const std::int64_t deadline_ns;
-  std::atomic<bool> stop{false};  // a client failed or a signal came: the others stop too
+  // A client failed or a signal came: the others stop too. Sequentially consistent: it is
+  // read once per request, and only its value matters (no data is published through it).
+  std::atomic<bool> stop{false};
   std::mutex mu;
   std::vector<Id> keys;               // in arrival order; guarded by mu
   std::optional<IdWidth> width;       // of the first ID; guarded by mu
@@ -34,6 +36,7 @@ struct Collect {
 
 void run_client(const external::ExecSpec& spec, const std::string& given, Collect& c,
                 std::uint64_t node_id) {
+  bool failed = false;
   try {
     external::Program program(spec, node_id);
     std::vector<Id> got;
@@ -50,6 +53,7 @@ void run_client(const external::ExecSpec& spec, const std::string& given, Collec
     std::lock_guard<std::mutex> lock(c.mu);
     c.interrupted = true;
   } catch (const std::exception& e) {
+    failed = true;
     std::lock_guard<std::mutex> lock(c.mu);
     if (c.error.empty()) c.error = external::unwrapped(e.what(), spec.command, given);
   }
@@ -57,7 +61,7 @@ void run_client(const external::ExecSpec& spec, const std::string& given, Collec
     std::lock_guard<std::mutex> lock(c.mu);
     c.interrupted = true;
   }
-  if (plumbing::interrupted() || !c.error.empty()) c.stop.store(true);
+  if (plumbing::interrupted() || failed) c.stop.store(true);
 }
 
 // The model's figures for the keys, as a table keyed by them (their width decides the type).

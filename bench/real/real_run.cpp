@@ -9,6 +9,7 @@
 
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
+#include "plumbing/comma_list.hpp"
 
 namespace idbench::realbench {
 namespace {
@@ -183,11 +184,7 @@ std::vector<Target> targets_for(const std::string& systems) {
       out.push_back({s.name, &s, {}});
     }
   };
-  std::size_t from = 0;
-  do {
-    const std::size_t comma = std::min(systems.find(',', from), systems.size());
-    const std::string word = systems.substr(from, comma - from);
-    from = comma + 1;
+  for (const std::string& word : plumbing::split_commas(systems)) {
     const std::size_t before = out.size();
     for (const real::RealSystem& s : real::real_systems()) {
       if (word == "all" || (word == "quick" && s.in_quick_pass) || word == s.name) add(s);
@@ -198,7 +195,7 @@ std::vector<Target> targets_for(const std::string& systems) {
       throw Error(
           fmt::format("unknown system '{}' (systems: quick, all{})", one_line(word), names));
     }
-  } while (from <= systems.size());
+  }
   return out;
 }
 
