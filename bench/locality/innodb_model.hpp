@@ -68,7 +68,22 @@ struct InnodbPage {
   static constexpr int kChildPageNo = 4;               // REC_NODE_PTR_SIZE
   // page_dir_calc_reserved_space(n): one 2-byte slot per PAGE_DIR_SLOT_MIN_N_OWNED (4) records.
   static constexpr int dir_reserved(long n) { return static_cast<int>((2 * n + 3) / 4); }
+  // The largest record InnoDB keeps in-page: dict_index_too_big_for_tree (dict0dict.cc) and
+  // page_zip_rec_needs_ext (page0zip.h) require rec_size < page_get_free_space_of_empty() / 2
+  // = 8,126 bytes, so that two records always fit one page. Beyond it, DYNAMIC rows move
+  // their longest variable-length columns off-page (a 20-byte BTR_EXTERN_FIELD_REF stays in
+  // the record, the value goes to overflow pages of its own); a row of fixed-length columns
+  // cannot shrink so, and CREATE TABLE fails with "Row size too large (> 8126)". The model
+  // stores every record in-page and refuses larger ones rather than model overflow pages.
+  static constexpr int kMaxRecordBytes = kUsable / 2 - 1;
 };
+
+// The largest fixed-length payload beside a key of `key_bytes` that keeps a clustered-index
+// leaf record in-page: 8,099 B for BIGINT, 8,091 B for BINARY(16).
+constexpr int max_payload_bytes(int key_bytes) {
+  return InnodbPage::kMaxRecordBytes - (InnodbPage::kRecordHeader + key_bytes +
+                                        InnodbPage::kTrxIdBytes + InnodbPage::kRollPtrBytes);
+}
 
 // How the split point is chosen. Only `innodb` is InnoDB; `middle_only` ignores
 // PAGE_LAST_INSERT (no sequential split, no reserve) and exists as a planted defect, so the
@@ -76,15 +91,21 @@ struct InnodbPage {
 enum class SplitRule { innodb, middle_only };
 
 struct ModelOptions {
-  int key_bytes = 8;      // BIGINT: 8, BINARY(16): 16
-  int payload_bytes = 0;  // a fixed-length NOT NULL column beside the key
+  int key_bytes = 8;      // BIGINT: 8, BINARY(16): 16; a secondary index: its column + the PK
+  int payload_bytes = 0;  // fixed-length NOT NULL columns beside the key, 0..max_payload_bytes()
   SplitRule split_rule = SplitRule::innodb;
   // Record every leaf page read or created, for the window and buffer-pool metrics.
   bool trace = true;
+  // false: a secondary index (dict_index_is_clust() false). Its leaf records are the indexed
+  // column and the primary key only (row0row.cc row_build_index_entry: no DB_TRX_ID, no
+  // DB_ROLL_PTR), its node pointers the same plus the child page (a non-unique index keeps the
+  // PK in node pointers too), and the 1/16 reserve does not apply (btr_cur_optimistic_insert
+  // checks dict_index_is_clust).
+  bool clustered = true;
 
   int leaf_record_bytes() const {
-    return InnodbPage::kRecordHeader + key_bytes + InnodbPage::kTrxIdBytes +
-           InnodbPage::kRollPtrBytes + payload_bytes;
+    return InnodbPage::kRecordHeader + key_bytes +
+           (clustered ? InnodbPage::kTrxIdBytes + InnodbPage::kRollPtrBytes : 0) + payload_bytes;
   }
   int node_ptr_bytes() const {
     return InnodbPage::kRecordHeader + key_bytes + InnodbPage::kChildPageNo;
@@ -118,8 +139,21 @@ struct ModelCounters {
 // the type is a GCC/Clang extension on every platform idbench builds on.
 __extension__ using Key128 = unsigned __int128;
 
-// Key: std::uint64_t (BIGINT UNSIGNED), Key128 or any totally ordered value type such as
-// idbench::Id (BINARY(16), which compares as big-endian bytes do).
+// A secondary index's key: the indexed BIGINT column, then the primary key (up to BINARY(16)),
+// which InnoDB appends to make every entry unique and to find the row.
+struct SecondaryKey {
+  std::uint64_t column = 0;
+  Key128 pk = 0;
+  friend bool operator<(const SecondaryKey& a, const SecondaryKey& b) {
+    return a.column != b.column ? a.column < b.column : a.pk < b.pk;
+  }
+  friend bool operator==(const SecondaryKey& a, const SecondaryKey& b) {
+    return a.column == b.column && a.pk == b.pk;
+  }
+};
+
+// Key: std::uint64_t (BIGINT UNSIGNED), Key128, SecondaryKey or any totally ordered value type
+// such as idbench::Id (BINARY(16), which compares as big-endian bytes do).
 template <class Key>
 class InnodbModel {
  public:

@@ -33,6 +33,35 @@ TEST(InnodbModel, RecordSizesFollowCompactFormat) {
   EXPECT_EQ(binary16.leaf_record_bytes(), 44);
 }
 
+// dict_index_too_big_for_tree: a record must stay below half an empty page (8,126 B) to be
+// stored in-page; the model takes every such record and refuses the first that is not.
+TEST(InnodbModel, RecordsUpToTheInPageLimitAreModelledAndLargerOnesRefused) {
+  EXPECT_EQ(InnodbPage::kMaxRecordBytes, 8125);
+  EXPECT_EQ(max_payload_bytes(8), 8125 - kBigintRecord);
+  EXPECT_EQ(max_payload_bytes(16), 8125 - kBigintRecord - 8);
+  for (const int key : {8, 16}) {
+    InnodbModel<std::uint64_t> model({.key_bytes = key, .payload_bytes = max_payload_bytes(key)});
+    for (std::uint64_t k = 1; k <= 200; ++k) model.insert(k);
+    // Two records of ~8 KiB per 16 KiB page (the first leaf, split off the raised root, one).
+    EXPECT_EQ(model.leaf_pages(), 101u) << key;
+    EXPECT_THROW(InnodbModel<std::uint64_t>(
+                     {.key_bytes = key, .payload_bytes = max_payload_bytes(key) + 1}),
+                 std::invalid_argument);
+  }
+}
+
+// A secondary entry is its column and the primary key (no DB_TRX_ID, DB_ROLL_PTR), and its
+// leaves fill past the clustered index's 15/16: the reserve is for clustered leaves only.
+TEST(InnodbModel, SecondaryEntriesCarryThePrimaryKeyAndKeepNoReserve) {
+  EXPECT_EQ((ModelOptions{.key_bytes = 8 + 8, .clustered = false}.leaf_record_bytes()), 21);
+  EXPECT_EQ((ModelOptions{.key_bytes = 8 + 16, .clustered = false}.leaf_record_bytes()), 29);
+  EXPECT_EQ((ModelOptions{.key_bytes = 8 + 16, .clustered = false}.node_ptr_bytes()), 33);
+  InnodbModel<SecondaryKey> index({.key_bytes = 16, .clustered = false});
+  for (std::uint64_t k = 1; k <= 20'000; ++k) index.insert({k / 3, k});
+  EXPECT_GT(index.avg_leaf_fill(), 15.0 / 16.0);
+  EXPECT_EQ(index.rows(), 20'000u);
+}
+
 TEST(InnodbModel, AscendingInsertsKeepOneSixteenthFreeAndSplitAtTheNewRecord) {
   InnodbModel<std::uint64_t> model({.key_bytes = 8});
   const int cap = sequential_capacity(kBigintRecord);
