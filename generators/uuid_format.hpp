@@ -1,15 +1,23 @@
-// uuid_format.hpp — the RFC 9562 bit fields of UUIDv4 and UUIDv7, in one place.
+// uuid_format.hpp — the RFC 9562 bit fields of UUIDv1, v4, v6 and v7, in one place.
 //
-// Both are built as two 64-bit halves (hi = bytes 0..7, lo = bytes 8..15, big-endian), which
+// All are built as two 64-bit halves (hi = bytes 0..7, lo = bytes 8..15, big-endian), which
 // is how `Id` orders them.
 //
 //   v7 (§5.7): hi = unix_ts_ms:48 | ver:4 = 0b0111 | rand_a:12
 //              lo = var:2 = 0b10  | rand_b:62
 //   v4 (§5.4): hi = random:48     | ver:4 = 0b0100 | random:12
 //              lo = var:2 = 0b10  | random:62
+//   v1 (§5.1): hi = time_low:32 | time_mid:16 | ver:4 = 0b0001 | time_high:12
+//              lo = var:2 = 0b10 | clock_seq:14 | node:48
+//   v6 (§5.6): hi = time_high:32 | time_mid:16 | ver:4 = 0b0110 | time_low:12
+//              lo = as v1
+//   where the 60-bit timestamp (100 ns since 1582-10-15) is time_high|time_mid|time_low, high
+//   to low. v1 puts its fastest-moving bits first, so v1 UUIDs do not sort by time; v6 is the
+//   same fields high to low, so they do.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "generators/id.hpp"
 #include "generators/sequencer.hpp"
@@ -39,6 +47,57 @@ inline SequenceSpace v7_space(std::uint64_t max_seq) {
 // v7 from its timestamp, the 12 bits of rand_a and the 62 bits of rand_b.
 inline Uuid v7(std::uint64_t unix_ms, std::uint64_t rand_a12, std::uint64_t rand_b62) {
   return make(unix_ms << 16 | (rand_a12 & 0xFFF), rand_b62 << 2, 7);
+}
+
+// The fields v1 and v6 share (the DCE fields).
+struct DceFields {
+  std::uint64_t timestamp = 0;  // 60 bits: 100 ns since 1582-10-15
+  std::uint64_t clock_seq = 0;  // 14 bits
+  std::uint64_t node = 0;       // 48 bits
+};
+
+// 100-ns intervals from 1582-10-15 (the Gregorian reform) to 1970-01-01 (RFC 9562 §5.1).
+inline constexpr std::uint64_t kGregorianToUnix100ns = 0x01B21DD213814000ull;
+inline constexpr std::uint64_t kMaxTimestamp = (std::uint64_t{1} << 60) - 1;
+
+// The Unix ms of a DCE timestamp, floored (an instant before 1970 is in the ms that began
+// before it).
+inline std::int64_t unix_ms_of_timestamp(std::uint64_t timestamp) {
+  const auto since_unix =
+      static_cast<std::int64_t>(timestamp) - static_cast<std::int64_t>(kGregorianToUnix100ns);
+  return since_unix >= 0 ? since_unix / 10'000 : -((-since_unix + 9'999) / 10'000);
+}
+
+inline std::uint64_t dce_lo(const DceFields& f) {
+  return (f.clock_seq & 0x3FFF) << 48 | (f.node & 0xFFFF'FFFF'FFFF);
+}
+
+inline Uuid v1(const DceFields& f) {
+  const std::uint64_t t = f.timestamp & kMaxTimestamp;
+  const std::uint64_t hi = (t & 0xFFFF'FFFF) << 32 | ((t >> 32) & 0xFFFF) << 16 | t >> 48;
+  return make(hi, dce_lo(f) << 2, 1);
+}
+
+inline Uuid v6(const DceFields& f) {
+  const std::uint64_t t = f.timestamp & kMaxTimestamp;
+  return make((t >> 12) << 16 | (t & 0xFFF), dce_lo(f) << 2, 6);
+}
+
+// The DCE fields of a v1 or v6 UUID; nullopt for any other version.
+inline std::optional<DceFields> dce_fields(const Uuid& u) {
+  const Id id = Id::from_uuid(u);
+  DceFields f{
+      .timestamp = 0, .clock_seq = (id.lo >> 48) & 0x3FFF, .node = id.lo & 0xFFFF'FFFF'FFFF};
+  switch (u.version()) {
+    case 1:
+      f.timestamp = (id.hi & 0xFFF) << 48 | ((id.hi >> 16) & 0xFFFF) << 32 | id.hi >> 32;
+      return f;
+    case 6:
+      f.timestamp = (id.hi >> 16) << 12 | (id.hi & 0xFFF);
+      return f;
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace idbench::uuid_format

@@ -93,6 +93,22 @@ def read_json(path: str) -> tuple[Any, str | None]:
         return None, f"{name} is not valid JSON ({e.msg} at line {e.lineno}): half-written or corrupt"
 
 
+def opened(doc: Any, result: Any, name: str, context: str | None = "context") -> dict | None:
+    """The preamble every loader shares: `doc` when it is a JSON object, else None after
+    noting in `result.problems` that `name` is not one. With `context` (the key of the
+    run-context block; None: no block to read) the block is read into `result.run_context`,
+    and its absence noted."""
+    if not isinstance(doc, dict):
+        result.problems.append(f"{name} is not a JSON object: nothing read")
+        return None
+    if context is not None:
+        result.run_context = run_context_of(doc.get(context))
+        if result.run_context is None:
+            result.problems.append(f"{name} has no context block: machine, commit and date "
+                                   "unknown")
+    return doc
+
+
 # ---------------------------------------------------------------------------------------------
 # The variant description (`idbench list --json`)
 
@@ -246,8 +262,7 @@ def parse_bench_name(name: str, threads_field: Any) -> tuple[str, str, str | Non
 
 def load_bench(doc: Any) -> Bench:
     b = Bench(present=True)
-    if not isinstance(doc, dict):
-        b.problems.append("bench.json is not a JSON object: nothing read")
+    if opened(doc, b, "bench.json", context=None) is None:
         return b
     b.real = load_real(doc.get(REAL_KEY)) if REAL_KEY in doc else Real(problems=[REAL_ABSENT])
     b.problems += b.real.problems
@@ -324,10 +339,9 @@ class Real:
 
 def load_real(doc: Any) -> Real:
     r = Real(present=True)
-    if not isinstance(doc, dict):
-        r.problems.append("bench.json's real_systems is not a JSON object: nothing read")
+    if opened(doc, r, "bench.json's real_systems", context=None) is None:
         return r
-    r.run_context = run_context_of(doc.get("context"))
+    r.run_context = run_context_of(doc.get("context"))  # optional: bench.json has the run's
     r.complete = doc.get("complete") if isinstance(doc.get("complete"), bool) else None
     if isinstance(doc.get("config"), dict):
         r.config = doc["config"]
@@ -392,13 +406,8 @@ def locality_generator(entry: dict) -> str:
 
 def load_locality(doc: Any) -> Locality:
     loc = Locality(present=True)
-    if not isinstance(doc, dict):
-        loc.problems.append("locality.json is not a JSON object: nothing read")
+    if opened(doc, loc, "locality.json") is None:
         return loc
-    loc.run_context = run_context_of(doc.get("context"))
-    if loc.run_context is None:
-        loc.problems.append("locality.json has no context block: machine, commit and date "
-                            "unknown")
     if doc.get("complete") is False:
         loc.problems.append("locality.json is a partial matrix (complete: false): the streams "
                             "after the last one written are missing")
@@ -458,14 +467,10 @@ def load_chaos(doc: Any) -> Chaos:
     ch = Chaos(present=True)
     if isinstance(doc, list):  # a bare list of `idbench chaos --json` objects
         doc = {"cells": doc}
-    if not isinstance(doc, dict):
-        ch.problems.append("chaos.json is not a JSON object: nothing read")
+    if isinstance(doc, dict) and "cells" not in doc and "scenario" in doc:
+        doc = {"context": doc.get("context"), "cells": [doc], "complete": True}  # one run's JSON
+    if opened(doc, ch, "chaos.json") is None:
         return ch
-    if "cells" not in doc and "scenario" in doc:  # one `idbench chaos --json` run
-        doc = {"context": doc.get("context"), "cells": [doc], "complete": True}
-    ch.run_context = run_context_of(doc.get("context"))
-    if ch.run_context is None:
-        ch.problems.append("chaos.json has no context block: machine, commit and date unknown")
     if isinstance(doc.get("config"), dict):
         ch.config = doc["config"]
     ch.complete = doc.get("complete") if isinstance(doc.get("complete"), bool) else None
