@@ -17,6 +17,7 @@
 #include "cli/commands.hpp"
 #include "coord/driver.hpp"
 #include "coord/etcd_cluster.hpp"
+#include "coord/rates.hpp"
 #include "coord/result_json.hpp"
 #include "coord/scenario.hpp"
 #include "plumbing/atomic_file.hpp"
@@ -33,6 +34,8 @@ struct WorkerIdsArgs {
   std::string endpoints;
   std::string out;
   bool quiet = false;
+  bool rates = false;
+  coord::RateOptions rate_options;
   coord::WorkerRunConfig config;
 };
 
@@ -92,8 +95,37 @@ void write_json(const std::string& path, const std::vector<coord::WorkerRunResul
   plumbing::write_file_atomically(path, j.dump(1) + "\n");
 }
 
+// --rates: lease renewals/s against etcd puts/s on this machine (item 6 of issue 15).
+void run_rates(WorkerIdsArgs& args) {
+  if (!args.out.empty()) plumbing::OutputFile(args.out).abandon();
+  const coord::RateResult r = coord::measure_rates(args.rate_options, args.quiet ? nullptr : stderr);
+  std::string text = fmt::format("{} (private 3-member cluster on loopback, this project's client)\n",
+                                 r.etcd_version);
+  nlohmann::json points = nlohmann::json::array();
+  for (const auto& p : r.points) {
+    text += fmt::format("  {:<9} {:>3} clients: {:>8.0f} calls/s  mean {:.2f} ms\n", p.what,
+                        p.clients, p.per_second, p.mean_latency_ms);
+    points.push_back({{"what", p.what}, {"clients", p.clients}, {"calls", p.calls},
+                      {"seconds", p.seconds}, {"per_second", p.per_second},
+                      {"mean_latency_ms", p.mean_latency_ms}});
+  }
+  if (!r.etcdctl_check_perf.empty()) text += "etcdctl check perf --load=s:\n" + r.etcdctl_check_perf;
+  plumbing::OutputFile out("-");
+  out.write(text);
+  out.commit();
+  if (!args.out.empty()) {
+    nlohmann::json j;
+    j["context"] = plumbing::to_json(plumbing::current_run_context());
+    j["etcd_version"] = r.etcd_version;
+    j["points"] = points;
+    j["etcdctl_check_perf"] = r.etcdctl_check_perf;
+    plumbing::write_file_atomically(args.out, j.dump(1) + "\n");
+  }
+}
+
 void run(WorkerIdsArgs& args) {
   if (args.list) return list_scenarios();
+  if (args.rates) return run_rates(args);
   if (args.worker_ids != "etcd" && args.worker_ids != "static") {
     throw Error(fmt::format("--worker-ids must be static or etcd, not '{}'", args.worker_ids));
   }
@@ -152,6 +184,12 @@ void add_worker_ids_command(CLI::App& app) {
   cmd->add_option("--keep-dir", args->config.keep_dir, "keep the nodes' files here");
   cmd->add_option("--out", args->out, "write the runs as JSON (timelines included) to FILE");
   cmd->add_flag("--quiet", args->quiet, "no progress on stderr");
+  cmd->add_flag("--rates", args->rates,
+                "measure lease renewals/s against etcd puts/s instead of running scenarios");
+  cmd->add_option("--rate-seconds", args->rate_options.seconds, "seconds per rate point")
+      ->capture_default_str()->check(CLI::Range(0.5, 60.0));
+  cmd->add_flag("!--no-check-perf", args->rate_options.etcdctl_check_perf,
+                "--rates without etcdctl check perf (60 s)");
   cmd->callback([args] {
     try {
       run(*args);
