@@ -375,10 +375,28 @@ class Locality:
     matrix: list[dict] = field(default_factory=list)
     validation: dict | None = None  # the --validate object, or None when not run
     problems: list[str] = field(default_factory=list)
+    # The row size (payload bytes beside the key) the decision table describes; a matrix from
+    # before row sizes were an axis measured key-only rows (0).
+    decision_payload_bytes: int = 0
 
     def validation_rows(self) -> list[dict]:
         rows = (self.validation or {}).get("validation")
         return [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
+
+    def row_sizes(self) -> list[int]:
+        """The payload sizes the matrix measured, ascending."""
+        return sorted({payload_of(m) for m in self.matrix})
+
+    def at_row(self, payload: int | None = None) -> list[dict]:
+        """The matrix entries at one row size (default: the decision table's)."""
+        want = self.decision_payload_bytes if payload is None else payload
+        return [m for m in self.matrix if payload_of(m) == want]
+
+
+def payload_of(entry: dict) -> int:
+    """A matrix entry's or validation row's payload bytes beside the key (absent: 0)."""
+    p = number(entry.get("payload_bytes"))
+    return int(p) if p is not None else 0
 
 
 def locality_variants(loc: Locality) -> list[str]:
@@ -421,6 +439,10 @@ def load_locality(doc: Any) -> Locality:
             loc.problems.append("some locality.json matrix entries lack " + ", ".join(lacking))
     else:
         loc.problems.append("locality.json has no 'matrix' list: the model's figures are missing")
+    decision = number(doc.get("decision_payload_bytes"))
+    sizes = {payload_of(m) for m in loc.matrix}
+    loc.decision_payload_bytes = (int(decision) if decision is not None and int(decision) in sizes
+                                  else min(sizes, default=0))
     if "validation" not in doc:
         loc.problems.append("locality.json has no 'validation' key: model-vs-engine check unknown")
     elif doc["validation"] is None:
