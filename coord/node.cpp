@@ -20,6 +20,9 @@ namespace idbench::coord {
 namespace {
 
 constexpr std::int64_t kMsNs = 1'000'000;
+// The act the injected pause precedes: the batches of this many ms, issued on one check (a
+// block of IDs handed out at once), so that the zombie meets its id's new owner in some tick.
+constexpr int kHookActMs = 10;
 
 std::atomic<bool> g_stop{false};
 
@@ -120,6 +123,10 @@ class Node {
         lease_->freeze_for(c_.inject_pause_ms * kMsNs);
         std::this_thread::sleep_for(std::chrono::milliseconds(c_.inject_pause_ms));
         rec_.event("hook {} {}", now, plumbing::monotonic_ns());
+        for (int ms = 1; ms < kHookActMs && !g_stop.load(); ++ms) {  // the act, unchecked
+          issue_batch();
+          sleep_to_next_ms();
+        }
       }
       issue_batch();
     }

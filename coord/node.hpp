@@ -16,8 +16,8 @@
 //
 // Test hook (`inject_pause_*`): the first deadline check at or after `inject_pause_at_ms`
 // (since ready) passes, then the node pauses for `inject_pause_ms` — keep-alives frozen too,
-// as in a process-wide pause — and issues its batch without checking again: a pause exactly
-// between the check and the act.
+// as in a process-wide pause — and then issues 10 ms of batches without checking again (one
+// check for a block of IDs): a pause exactly between the check and the act.
 //
 // Thread safety: run_coord_node is the body of a process; call it once.
 #pragma once
