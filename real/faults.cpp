@@ -131,6 +131,17 @@ FaultPart part_of(const RealSystem& s, RunningSystem& run) {
 
 void finish(FaultPart& p) { p.figures = analyse_faults(p.records, p.width, p.id_time); }
 
+// Says what the part's adapters wrote on stderr (captured, so --quiet is quiet): their other
+// lines, then their summed counters.
+void say_adapter_stderr(const Stage& st, const FaultPart& p) {
+  const external::CapturedStderr& e = p.records.adapter_stderr;
+  for (const std::string& line : e.lines) st.say(p.system + " adapter: " + line);
+  if (!e.counters) return;
+  std::string text;
+  for (const auto& [k, v] : *e.counters) text += fmt::format(" {}={}", k, v);
+  st.say(p.system + " adapters, summed:" + text);
+}
+
 // One system's part of a scenario under load: its servers up, the part begun, its clients
 // asking (the ticket pair's IDs attributed to their server by parity).
 struct UnderLoad {
@@ -146,6 +157,7 @@ struct UnderLoad {
     pool->stop_into(part.records);
     st.end(part.records);
     finish(part);
+    say_adapter_stderr(st, part);
     return part;
   }
 
@@ -189,6 +201,8 @@ void collect_pair(const Stage& st, ClientPool& pa, ClientPool& pb, FaultPart& a,
   st.end(b.records);
   finish(a);
   finish(b);
+  say_adapter_stderr(st, a);
+  say_adapter_stderr(st, b);
 }
 
 // The server's wall clock against true time, by its own SYSDATE(6).

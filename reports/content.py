@@ -24,6 +24,7 @@ from inputs import (Bench, Chaos, Locality, Real, Results, locality_generator, n
 from real_faults import RealFaults, real_faults_section
 from real_systems import durability_text, real_table
 from derived_ids_section import derived_ids_section
+from real_systems_locality import add_real_locality
 
 # The chaos scenarios drawn as timelines (issue 6).
 TIMELINE_SCENARIOS = ("ntp-step-back", "leap-second")
@@ -519,6 +520,7 @@ def real_section(real: Real, summary: dict) -> Section:
                                          "request_size", "ids_per_s", "ids_per_s_per_client",
                                          "requests", "latency_ns", "adapter_counters", "error")}
                   for c in real.cells]}
+    add_real_locality(s, real, summary)
     return s
 
 

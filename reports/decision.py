@@ -18,6 +18,7 @@ from document import BAD, Table
 from inputs import Bench, Chaos, Locality, Results, locality_generator, locality_variants, number
 from real_faults import scheme_fault_text, systems_of_scheme
 from real_systems import real_schemes, scheme_cell
+from real_systems_locality import with_real_locality
 
 
 @dataclass(frozen=True)
@@ -207,6 +208,7 @@ def _row(results: Results, s: Scheme, layout: str | None) -> tuple[list, dict]:
     speed, tail = _lower_bound(results, shown, _speed_cells(results.bench, shown, layout, d), d)
     real = scheme_cell(results.bench.real, s.name, s.variants, d)
     fill, locality = _locality_cells(results.locality, s, shown, d)
+    fill = with_real_locality(fill, results.bench.real, s.name, s.variants, d)
     timed = any(v in {c.get("variant") for c in results.chaos.ran()} for v in s.variants)
     chaos = d["chaos"] = scheme_chaos(results.chaos, s.variants) if timed else {}
     sortable = s.words.sortable

@@ -334,7 +334,34 @@ class Real:
     config: dict = field(default_factory=dict)
     systems: list[dict] = field(default_factory=list)
     cells: list[dict] = field(default_factory=list)
+    # The locality of the systems' real IDs (bench/real/real_locality.hpp): one entry per
+    # (system, client count); empty when the run carried none.
+    locality: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+
+
+REAL_LOCALITY_ABSENT = ("bench.json's real_systems has no 'locality' list: the locality of the "
+                        "real systems' IDs was not measured (idbench real --locality-rows)")
+
+
+def load_real_locality(doc: dict, r: Real) -> None:
+    """The real run's locality passes into `r`; a missing or malformed list is a sentence."""
+    entries = doc.get("locality")
+    if entries is None:
+        r.problems.append(REAL_LOCALITY_ABSENT)
+        return
+    if not isinstance(entries, list):
+        r.problems.append("bench.json's real_systems 'locality' is not a list: ignored")
+        return
+    r.locality = [e for e in entries if isinstance(e, dict) and isinstance(e.get("system"), str)]
+    if len(r.locality) < len(entries):
+        r.problems.append(f"{len(entries) - len(r.locality)} real-system locality entries are "
+                          "not objects naming a system: left out")
+    failed = [e for e in r.locality if e.get("error")]
+    if failed:
+        r.problems.append(f"{len(failed)} real-system locality pass"
+                          f"{'es' if len(failed) != 1 else ''} failed (their errors are in the "
+                          "Real systems section)")
 
 
 def load_real(doc: Any) -> Real:
@@ -351,6 +378,7 @@ def load_real(doc: Any) -> Real:
         r.problems.append("bench.json's real_systems has no 'cells' list: nothing to show")
         return r
     r.cells = [c for c in cells if isinstance(c, dict)]
+    load_real_locality(doc, r)
     if r.complete is False:
         r.problems.append(f"the real-system bench is partial: {len(r.cells)} of "
                           f"{doc.get('planned', '?')} cells ran (complete: false)")
