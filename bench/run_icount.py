@@ -124,18 +124,10 @@ def main(argv=None) -> int:
              "instructions_per_id": v["instructions"] / doc["calls"]}
             for v in doc.get("variants", [])]
     out = {"context": context, "variants": rows}
-    directory = os.path.dirname(os.path.abspath(args.out_json))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".icount.", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(out, f, indent=2)
-            f.write("\n")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, args.out_json)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    os.makedirs(os.path.dirname(os.path.abspath(args.out_json)), exist_ok=True)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reports"))
+    import render  # its write_atomically: temp file, fsync, rename
+    render.write_atomically(args.out_json, json.dumps(out, indent=2) + "\n")
     for r in rows:
         print(f"icount: {r['name']:<16} {r['instructions_per_id']:10.1f} instructions per ID "
               f"({tool})", file=sys.stderr)

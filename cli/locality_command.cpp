@@ -3,7 +3,8 @@
 //
 //   idbench locality (--variant V | --exec 'CMD ARGS' [--id-time T] [--id-bits B] [--ordering O]
 //                     [--batch N] [--timeout-ms N] | --keys FILE | --synthetic sequential|random)
-//       [--layout L] [--key-type bigint|binary16] [--payload-bytes B] [--rows N] [--rate R]
+//       [--layout L] [--key-type bigint|binary16] [--payload-bytes B] [--secondary] [--rows N]
+//       [--rate R]
 //       [--writers W] [--arrival round-robin|random] [--seed S]
 //       [--engine model|sqlite|mariadb|postgres] [--pool-pages N | --pool-percent P]
 //       [--dump-keys FILE] [--json]
@@ -156,6 +157,9 @@ void add_engine_options(CLI::App* cmd, LocalityArgs& a) {
                   "Fixed-length columns beside the key, in bytes: up to InnoDB's in-page limit "
                   "(8099 with a bigint key, 8091 with binary16); with --matrix, your row size, "
                   "which the decision table describes (default 250)");
+  cmd->add_flag("--secondary", a.run.secondary,
+                "Two secondary indexes: k_created (insert time, sequential) and k_owner (a "
+                "random foreign key); model and mariadb only");
   cmd->add_option("--engine", a.run.engine, "model, sqlite, mariadb or postgres")
       ->check(CLI::IsMember({"model", "sqlite", "mariadb", "postgres"}))
       ->capture_default_str();

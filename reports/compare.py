@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import os
 import statistics
 import sys
@@ -534,7 +535,7 @@ def _paired_part(new_dir: str, t: "gate_paired.Thresholds",
         if r.verdict == "REGRESSION":
             findings.append(Finding("performance", f"{r.name}: IDs/s {u.change(r.change)} "
                                     f"(paired median of {r.n} interleaved rounds; the gate "
-                                    f"allows −{r.threshold:.1%})", True))
+                                    f"allows −{r.allowed:.1%})", True))
     moved = [f"{r.name} {u.change(r.change)}" for r in rows if r.verdict == "control moved"]
     if moved:
         findings.append(Finding("performance", "controls without idbench code moved although "
@@ -545,14 +546,15 @@ def _paired_part(new_dir: str, t: "gate_paired.Thresholds",
     ctx = doc.get("context") or {}
     out += [f"{len(rows)} benchmarks, {len(doc.get('rounds') or [])} rounds of BASE and NEW run "
             f"alternately (--benchmark_min_time {ctx.get('min_time', '?')} s, seed "
-            f"{ctx.get('seed', '?')}). Gate: the paired median change slower than max(A/A "
-            f"floor, {gate_paired.Z:g} × its standard error); floors {t.floor_1t:.0%} at 1 "
-            f"thread, {t.floor_mt:.0%} at more.", ""]
+            f"{ctx.get('seed', '?')}). Gate: the paired median log-ratio below −max(A/A floor, "
+            f"{gate_paired.Z:g} × its standard error); floors {t.floor_1t:g} at 1 thread, "
+            f"{t.floor_mt:g} at more (log units: {1 - math.exp(-t.floor_1t):.1%} and "
+            f"{1 - math.exp(-t.floor_mt):.1%} fewer IDs/s).", ""]
     out += md_table(["benchmark", "BASE IDs/s", "NEW IDs/s", "paired change", "± SE", "rounds",
-                     "threshold", "verdict"],
+                     "slowdown allowed", "verdict"],
                     [[r.name, u.si(r.base_median), u.si(r.new_median), u.change(r.change),
-                      f"{r.se:.1%}", r.n, f"{r.threshold:.1%}" + (" (widened)" if r.widened
-                                                                  else ""),
+                      f"{r.se:.1%}", r.n, f"−{r.allowed:.1%}" + (" (widened)" if r.widened
+                                                                   else ""),
                       ("control: " if r.control else "") + r.verdict] for r in rows])
     return out + [""]
 

@@ -9,7 +9,8 @@ the MAD standing in for σ).
 
 A benchmark regresses when NEW is slower by more than its threshold:
 
-    median(d) < −T,  T = max(T_floor, z · se)
+    median(d) < −T,  T = max(T_floor, z · se)     (log units; the report shows T as the
+                                                   slowdown it allows, 1 − exp(−T))
 
   * T_floor, per class, from measured A/A noise (README "Regression gate", derivation): the
     largest |median(d)| seen in the A/A pilot of that class, rounded up, so an unchanged
@@ -62,6 +63,12 @@ class PairedRow:
     floor: float
     threshold: float
     verdict: str  # "REGRESSION", "improved", "same", "too noisy", "not gated", "control moved"
+
+    @property
+    def allowed(self) -> float:
+        """The threshold as a change of IDs/s: the slowdown NEW may show and pass (0.058 for a
+        threshold of 0.06 in log units)."""
+        return 1 - math.exp(-self.threshold)
 
     @property
     def widened(self) -> bool:

@@ -12,10 +12,8 @@ Thread safety: pure functions of their inputs.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from inputs import number
-from real_faults import FILE, RealFaults  # noqa: F401  (FILE: the file name, for callers)
+from real_faults import FILE, RealFaults  # noqa: F401 (FILE re-exported for compare.py)
 
 
 def _verdict(part: dict) -> dict:
@@ -60,7 +58,3 @@ def judge_real_faults(base: RealFaults | None, new: RealFaults) -> list[tuple[st
                     False))
     return out
 
-
-def load(doc: Any) -> RealFaults:
-    from real_faults import load_real_faults
-    return load_real_faults(doc)

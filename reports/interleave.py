@@ -40,25 +40,17 @@ import os
 import random
 import subprocess
 import sys
-import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import render  # noqa: E402  (its write_atomically: temp file, fsync, rename)
 
 DEFAULT_FILTER = ("^(generate/[^/]+/({layouts})/threads:[0-9]+"
                   "|baseline/(clock_gettime|fetch_add/threads:1))$")
 
 
 def write_atomically(path: str, doc: dict) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".interleaved.", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=1)
-            f.write("\n")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    render.write_atomically(path, json.dumps(doc, indent=1) + "\n")
 
 
 _NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
