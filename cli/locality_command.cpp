@@ -5,7 +5,7 @@
 //                     [--batch N] [--timeout-ms N] | --keys FILE | --synthetic sequential|random)
 //       [--layout L] [--key-type bigint|binary16] [--payload-bytes B] [--secondary] [--rows N]
 //       [--rate R]
-//       [--writers W] [--arrival round-robin|random] [--seed S]
+//       [--writers W] [--arrival round-robin|random] [--seed S] [--node-major]
 //       [--engine model|sqlite|mariadb|postgres] [--pool-pages N | --pool-percent P]
 //       [--dump-keys FILE] [--json]
 //   idbench locality --validate [--rows N] [--payload-bytes B] [--json]   (default: every
@@ -135,6 +135,9 @@ void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
   synthetic->excludes(exec);
   cmd->add_option("--layout", a.run.stream.layout, "Layout for Snowflake-family variants")
       ->capture_default_str();
+  cmd->add_flag("--node-major", a.run.stream.node_major,
+                "Move the node field above the timestamp (layout variants): each writer appends "
+                "at its own insert point, global time order is lost");
   cmd->add_option("--rows", a.rows, "Rows to insert (default 1000000; validation: 300000)");
   cmd->add_option("--rate", a.run.stream.rate, "IDs per simulated ms, all writers together")
       ->capture_default_str();

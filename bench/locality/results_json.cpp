@@ -23,6 +23,7 @@ nlohmann::json stream_json(const StreamSpec& spec, const RunResult& result) {
           {"rate_per_ms", spec.rate},
           {"achieved_rate_per_ms", result.achieved_rate},
           {"writers", spec.writers},
+          {"node_major", spec.node_major},
           {"arrival", to_string(spec.arrival)},
           {"seed", spec.seed}};
 }
