@@ -18,6 +18,8 @@ Variant describe_uuidv7_random();
 Variant describe_uuidv4();
 Variant describe_auto_increment();
 Variant describe_ticket_pair();
+Variant describe_uuidv1();
+Variant describe_uuidv6();
 
 Variant snowflake_variant(std::string_view name, std::string_view summary, NodeIds node_ids,
                           bool chaos_quick,
@@ -40,7 +42,8 @@ std::span<const Variant> variants() {
   static const std::vector<Variant> all = {
       describe_mutex(),          describe_cas(),           describe_thread_local(),
       describe_uuidv7(),         describe_uuidv7_random(), describe_uuidv4(),
-      describe_auto_increment(), describe_ticket_pair(),
+      describe_auto_increment(), describe_ticket_pair(),   describe_uuidv1(),
+      describe_uuidv6(),
   };
   return all;
 }

@@ -1,4 +1,4 @@
-// uuid_format.hpp — the RFC 9562 bit fields of UUIDv4 and UUIDv7, in one place.
+// uuid_format.hpp — the RFC 9562 bit fields of UUIDv1, v4, v6 and v7, in one place.
 //
 // Both are built as two 64-bit halves (hi = bytes 0..7, lo = bytes 8..15, big-endian), which
 // is how `Id` orders them.
@@ -7,6 +7,12 @@
 //              lo = var:2 = 0b10  | rand_b:62
 //   v4 (§5.4): hi = random:48     | ver:4 = 0b0100 | random:12
 //              lo = var:2 = 0b10  | random:62
+//   v1 (§5.1): hi = time_low:32 | time_mid:16 | ver:4 = 0b0001 | time_high:12
+//              lo = var:2 = 0b10 | clock_seq:14 | node:48
+//   v6 (§5.6): hi = time_high:32 | time_mid:16 | ver:4 = 0b0110 | time_low:12
+//              lo = as v1
+// where v1/v6's time is a 60-bit count of 100 ns since 1582-10-15: v1 puts its low 32 bits
+// first (so v1 does not sort by time), v6 its bits from most to least significant.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +45,44 @@ inline SequenceSpace v7_space(std::uint64_t max_seq) {
 // v7 from its timestamp, the 12 bits of rand_a and the 62 bits of rand_b.
 inline Uuid v7(std::uint64_t unix_ms, std::uint64_t rand_a12, std::uint64_t rand_b62) {
   return make(unix_ms << 16 | (rand_a12 & 0xFFF), rand_b62 << 2, 7);
+}
+
+// 100-ns intervals from 1582-10-15 (the Gregorian reform) to 1970-01-01 (RFC 9562 §5.1).
+inline constexpr std::int64_t kGregorianToUnix100ns = 0x01B21DD213814000;
+inline constexpr std::uint64_t kMaxClockSeq = 0x3FFF;               // 14 bits
+inline constexpr std::uint64_t kNodeMask = 0xFFFF'FFFF'FFFF;        // 48 bits
+inline constexpr std::uint64_t kMulticastBit = std::uint64_t{1} << 40;  // §6.10
+
+// The state space of a v1/v6 generator: 60-bit ticks of 100 ns since 1582 (they last until
+// 5236), one ID per tick (max_seq 0: a second call in the same 100 ns spins to the next; the
+// clock is read in ns, so no counter in the low bits is needed), 2^14 clock sequences.
+inline SequenceSpace dce_space() {
+  SequenceSpace space;
+  space.max_seq = 0;
+  space.max_tick = (std::int64_t{1} << 60) - 1;
+  space.ns_per_tick = 100;
+  space.ticks_at_unix_epoch = kGregorianToUnix100ns;
+  space.max_gen = kMaxClockSeq;
+  space.last_unix_ms = (space.max_tick - kGregorianToUnix100ns) / 10'000;
+  space.format_name = "uuidv1/v6";
+  return space;
+}
+
+inline std::uint64_t dce_lo(std::uint64_t clock_seq, std::uint64_t node) {
+  return std::uint64_t{0b10} << 62 | (clock_seq & kMaxClockSeq) << 48 | (node & kNodeMask);
+}
+
+// v1 from its 60-bit timestamp, 14-bit clock sequence and 48-bit node.
+inline Uuid v1(std::uint64_t ts60, std::uint64_t clock_seq, std::uint64_t node) {
+  const std::uint64_t hi = (ts60 & 0xFFFF'FFFF) << 32 | ((ts60 >> 32) & 0xFFFF) << 16 |
+                           std::uint64_t{1} << 12 | ((ts60 >> 48) & 0xFFF);
+  return Id{hi, dce_lo(clock_seq, node)}.to_uuid();
+}
+
+// v6: the same fields, the timestamp high to low.
+inline Uuid v6(std::uint64_t ts60, std::uint64_t clock_seq, std::uint64_t node) {
+  const std::uint64_t hi = (ts60 >> 12) << 16 | std::uint64_t{6} << 12 | (ts60 & 0xFFF);
+  return Id{hi, dce_lo(clock_seq, node)}.to_uuid();
 }
 
 }  // namespace idbench::uuid_format
