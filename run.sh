@@ -3,7 +3,8 @@
 #   ./run.sh        install what is missing, build, run the default suite, write the report
 #   ./run.sh test   install what is missing, build, run every test through ctest (and the
 #                   ThreadSanitizer and AddressSanitizer+UBSan runs, and every fuzz target 5 s)
-# Other commands: bench [--full] | locality | chaos | real-chaos | report | compare BASE NEW | smoke | build
+# Other commands: bench [--full] | locality | chaos | real-chaos | derived-ids | report | smoke
+#                 | build | compare BASE_DIR NEW_DIR | compare --revs BASE NEW   (the regression gate)
 #                 | fuzz [SECONDS [TARGET...]]   (each fuzz target SECONDS, default 60)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -73,6 +74,13 @@ real_chaos_quick() {
   "$bin/idbench" real-chaos --scenario all --time-scale 0.5 --flush 1,0 --lock-modes 2 \
     --out "$latest/real_chaos.json" "$@" || status=$?
   [ "$status" -le 1 ]
+}
+
+# Worker ids derived from the environment against a lease (issue 15): a seeded model over the
+# layouts `idbench list --json` describes, written to derived_ids.json for the report.
+derived_ids() {
+  /usr/bin/python3 reports/derived_ids_run.py --idbench "$bin/idbench" \
+    --out "$latest/derived_ids.json" "$@"
 }
 
 # Runs a part of the suite; its failure is reported but does not stop the parts after it,
@@ -192,13 +200,25 @@ case "$cmd" in
     mkdir -p "$latest"
     real_chaos_quick "$@"
     ;;
+  derived-ids)
+    ensure_packages "${build_packages[@]}" "${report_packages[@]}"
+    configure_and_build release idbench
+    mkdir -p "$latest"
+    derived_ids "$@"
+    ;;
   report)
     ensure_packages "${report_packages[@]}"
     [ -x reports/render.sh ] || die "reports/render.sh is missing"
     reports/render.sh "$latest"
     ;;
   compare)
-    [ $# -eq 2 ] || die "usage: ./run.sh compare BASE_DIR NEW_DIR"
+    if [ "${1:-}" = --revs ]; then  # build two revisions, run them interleaved, judge
+      shift
+      [ $# -ge 2 ] || die "usage: ./run.sh compare --revs BASE NEW [--out DIR] [--rounds R] [--no-chaos]"
+      ensure_packages "${build_packages[@]}" "${report_packages[@]}" valgrind ccache
+      exec reports/compare_revs.sh "$@"
+    fi
+    [ $# -eq 2 ] || die "usage: ./run.sh compare BASE_DIR NEW_DIR | compare --revs BASE NEW"
     ensure_packages "${report_packages[@]}"
     [ -x reports/compare.sh ] || die "reports/compare.sh is missing"
     exec reports/compare.sh "$1" "$2"
@@ -213,6 +233,7 @@ case "$cmd" in
     part "locality matrix" "$bin/idbench" locality --matrix --out "$latest/locality.json"
     [ -x chaos/run_chaos.sh ] && part "chaos matrix (quick)" chaos/run_chaos.sh "$bin" "$latest/chaos.json" --quick
     part "real systems under faults (quick)" real_chaos_quick
+    part "worker ids from the environment (model)" derived_ids
     [ -x reports/render.sh ] && part "report" reports/render.sh "$latest"
     if [ ${#failed_parts[@]} -gt 0 ]; then
       say "done with failures: ${failed_parts[*]}"
@@ -221,7 +242,7 @@ case "$cmd" in
     say "done; results in $latest"
     ;;
   -h | --help | help)
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
     ;;
   *)
     die "unknown command '$cmd' (try ./run.sh --help)"

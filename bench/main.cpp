@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/plant.hpp"
 #include "bench/register.hpp"
 #include "bench/report.hpp"
 #include "bench/ticks.hpp"
@@ -109,6 +110,10 @@ int main(int argc, char** argv) {
   idbench::bench::add_context({.load_rate_per_s = config.load_rate_per_s,
                                .layouts = config.layouts,
                                .ticks = &ticks});
+  // A build with a planted slowdown (bench/plant.hpp) says so in every result it writes.
+  if (const std::string plant = idbench::bench::plant_description(); !plant.empty()) {
+    benchmark::AddCustomContext("idbench_plant", plant);
+  }
   idbench::bench::register_benchmarks(config);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

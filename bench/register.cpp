@@ -15,6 +15,7 @@
 #include "bench/baselines.hpp"
 #include "bench/counting_clock.hpp"
 #include "bench/measure.hpp"
+#include "bench/plant.hpp"
 #include "bench/report.hpp"
 #include "bench/sampler.hpp"
 #include "bench/summary.hpp"
@@ -132,7 +133,10 @@ void register_variant(const Variant& v, const Layout& layout, int threads, Mode 
   RunFixture& fx = new_fixture(threads);
   const std::string name =
       fmt::format("{}/{}/{}", mode == Mode::generate ? "generate" : "load", v.name, layout.name());
-  auto make = v.make;
+  // The factory, wrapped with the planted work when this is the planted variant (plant.hpp).
+  auto make = [make = v.make, variant = v.name](const GeneratorOptions& o) {
+    return plant(make(o), variant);
+  };
   benchmark::RegisterBenchmark(name.c_str(), [&fx, spec, opts, make](benchmark::State& state) {
     run(
         state, fx, spec, [&](RunFixture& f) { f.generator = make(opts); },

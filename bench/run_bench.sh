@@ -12,11 +12,15 @@
 #
 # Then the real systems: `idbench real --system quick` (quick: MariaDB AUTO_INCREMENT and the
 # ticket pair on MyISAM and InnoDB, 1 and 8 clients, 1 and 1,000 IDs per request, flush 1 and
-# 2, 2 s per cell; about 2 min) or `--system all` (--full: every system, 10 s per cell). Its
-# JSON goes into bench.json under the key "real_systems", so the one file carries the in-process
-# lower bounds and the real figures they stand for, from the same run and machine. --no-real
+# 2, 2 s per cell; about 2 min; then the locality of each system's real IDs, about 50 s) or
+# `--system all` (--full: every system, 10 s per cell). Its JSON goes into bench.json under the
+# key "real_systems", so the one file carries the in-process lower bounds and the real figures
+# they stand for, from the same run and machine. --no-real
 # skips it. A real-system run that fails still embeds what it measured ("complete": false or
 # cells with an "error"), and the script then exits 1 after writing bench.json.
+#
+# Then instructions per ID (bench/run_icount.py: valgrind, a few seconds) into icount.json
+# beside OUT_JSON, which `./run.sh compare BASE_DIR NEW_DIR` gates at 1 %.
 #
 # Measure on a quiet machine: the script prints the load average first and warns when other
 # work is running; the JSON context records it too (load_avg, and load_avg_1m in the
@@ -101,6 +105,14 @@ trap 'rm -f "$tmp" "$real_tmp"' EXIT
 if ! tail -c 16 "$tmp" | grep -q '}'; then
   echo "run_bench.sh: $tmp is incomplete; keeping the previous $out" >&2
   exit 1
+fi
+
+# Instructions per ID of every variant's 1-thread next() (bench/run_icount.py, valgrind): the
+# figure the regression gate can hold tight on a noisy machine; icount.json beside OUT_JSON.
+# Without valgrind or idbench-icount it is skipped with a note, never a failure of the bench.
+if [ -x "$bin_dir/idbench-icount" ] && [ -x /usr/bin/python3 ]; then
+  /usr/bin/python3 "$here/run_icount.py" "$bin_dir" "$(dirname "$out")/icount.json" ||
+    echo "bench: instructions per ID not counted (see above); icount.json not written" >&2
 fi
 
 real_status=0

@@ -9,6 +9,13 @@ trap 'rm -rf "$tmp"' EXIT
 expect 0 "decode discord example" "$idbench" decode --layout discord 175928847299117063
 expect_text "2016-04-30T11:18:25.796Z" "discord time"
 expect_text "worker=1  process=0" "discord worker and process"
+# RFC 9562 Appendix A: the v1 and v6 vectors are the same instant, clock sequence and node.
+for u in C232AB00-9414-11EC-B3C8-9F6BDECED846 1EC9414C-232A-6B00-B3C8-9F6BDECED846; do
+  expect 0 "decode RFC 9562 vector $u" "$idbench" decode "$u"
+  expect_text "time=2022-02-22T19:22:22.000Z" "$u: its time"
+  expect_text "clock_seq=0x33c8" "$u: its clock sequence, variant bits removed"
+  expect_text "node=9f6bdeced846" "$u: its node"
+done
 
 for v in mutex cas thread-local uuidv7 uuidv7-random uuidv4 auto-increment ticket-pair; do
   expect 0 "generate $v" "$idbench" generate --variant "$v" --threads 2 --count 200000 --out "$tmp/$v"

@@ -9,6 +9,7 @@
 #include "generators/errors.hpp"
 #include "generators/id.hpp"
 #include "generators/layout.hpp"
+#include "generators/uuid_format.hpp"
 
 namespace idbench::cli {
 namespace {
@@ -39,6 +40,20 @@ nlohmann::ordered_json decode_u64(std::uint64_t id, const Layout& layout) {
   return out;
 }
 
+// v1 and v6 (RFC 9562 §5.1, §5.6): the time, and the 100 ns count, clock sequence (its 14
+// bits, the variant bits removed) and node in hex, as the RFC lists them.
+void add_dce_fields(nlohmann::ordered_json& out, const uuid_format::DceFields& f) {
+  const std::int64_t ms = uuid_format::unix_ms_of_timestamp(f.timestamp);
+  out["time"] = format_utc_ms(ms);
+  out["unix_ms"] = ms;
+  out["timestamp"] = fmt::format("{:#x}", f.timestamp);
+  out["clock_seq"] = fmt::format("{:#06x}", f.clock_seq);
+  out["node"] = fmt::format("{:012x}", f.node);
+  // §6.10: a node that is not an IEEE 802 address sets the multicast bit (its first octet's
+  // least significant bit), which no real interface address has.
+  out["node_kind"] = (f.node >> 40) & 1 ? "random (multicast bit set)" : "IEEE 802 address";
+}
+
 nlohmann::ordered_json decode_uuid(const Uuid& u) {
   nlohmann::ordered_json out;
   out["id"] = u.to_string();
@@ -50,6 +65,7 @@ nlohmann::ordered_json decode_uuid(const Uuid& u) {
     out["time"] = format_utc_ms(ms);
     out["unix_ms"] = ms;
   }
+  if (const auto f = uuid_format::dce_fields(u)) add_dce_fields(out, *f);
   return out;
 }
 

@@ -7,8 +7,11 @@
 //       [--writers W] [--arrival round-robin|random] [--seed S]
 //       [--engine model|sqlite|mariadb|postgres] [--pool-pages N | --pool-percent P]
 //       [--dump-keys FILE] [--json]
-//   idbench locality --validate [--rows N] [--json]
-//   idbench locality --matrix --out FILE [--quick] [--rows N] [--validate-rows N] [--no-validate]
+//   idbench locality --validate [--rows N] [--payload-bytes B] [--json]   (default: every
+//       stream at 0, 100, 250 and 1000 B payloads; B: that row size only)
+//   idbench locality --matrix --out FILE [--quick] [--full] [--rows N] [--validate-rows N]
+//       [--no-validate] [--payload-bytes B]   (B: your row size, which the decision table
+//       describes; default 250)
 //
 // Exit status: 0 done (validation: the model agrees with InnoDB; matrix: written);
 // 1 validation disagrees; 2 bad input; 3 a generator refused; 4 an engine's server is not
@@ -47,7 +50,9 @@ struct LocalityArgs {
   bool matrix = false;
   bool quick = false;
   bool no_validate = false;
+  bool full = false;
   std::optional<std::uint64_t> rows, validate_rows;
+  std::optional<int> payload_bytes;  // a run's row; the matrix: the decision table's row
   std::string out;
   ExecArgs exec;
 };
@@ -57,6 +62,7 @@ void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << std::endl; 
 void run_one(LocalityArgs& a) {
   RunSpec& spec = a.run;
   if (a.rows) spec.stream.rows = *a.rows;
+  spec.payload_bytes = a.payload_bytes.value_or(0);
   if (!a.synthetic.empty()) {
     spec.stream.synthetic = a.synthetic == "random" ? Synthetic::random : Synthetic::sequential;
   }
@@ -90,6 +96,7 @@ void run_validate(const LocalityArgs& a) {
   ValidationOptions opts;
   if (a.rows) opts.rows = *a.rows;
   check_rows(opts.rows, "--rows");
+  if (a.payload_bytes) opts.payloads = {*a.payload_bytes};  // your row size alone
   opts.progress = &std::cerr;
   const ValidationReport report = run_validation(opts);
   if (a.json) {
@@ -106,6 +113,8 @@ void run_matrix_command(const LocalityArgs& a) {
   opts.rows = a.rows.value_or(a.quick ? kQuickRows : opts.rows);
   opts.validate_rows = a.validate_rows.value_or(a.quick ? kQuickValidateRows : opts.validate_rows);
   opts.validate = !a.no_validate;
+  if (a.full) opts.validate_payloads = kValidationPayloads;
+  if (a.payload_bytes) opts.decision_payload_bytes = *a.payload_bytes;
   opts.out = a.out;
   opts.progress = &std::cerr;
   const int status = run_matrix(opts);
@@ -143,9 +152,10 @@ void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
 void add_engine_options(CLI::App* cmd, LocalityArgs& a) {
   cmd->add_option("--key-type", a.key_type, "Primary key column: bigint or binary16")
       ->check(CLI::IsMember({"bigint", "binary16"}));
-  cmd->add_option("--payload-bytes", a.run.payload_bytes, "Fixed-length column beside the key")
-      ->check(CLI::Range(0, 255))
-      ->capture_default_str();
+  cmd->add_option("--payload-bytes", a.payload_bytes,
+                  "Fixed-length columns beside the key, in bytes: up to InnoDB's in-page limit "
+                  "(8099 with a bigint key, 8091 with binary16); with --matrix, your row size, "
+                  "which the decision table describes (default 250)");
   cmd->add_option("--engine", a.run.engine, "model, sqlite, mariadb or postgres")
       ->check(CLI::IsMember({"model", "sqlite", "mariadb", "postgres"}))
       ->capture_default_str();
@@ -180,7 +190,12 @@ void add_locality_command(CLI::App& app) {
                                         "matrix: rows of the cross-check (default 300000)");
   auto* no_validate =
       cmd->add_flag("--no-validate", args->no_validate, "matrix: skip the cross-check");
-  for (auto* only_matrix : {out, quick, validate_rows, no_validate}) only_matrix->needs(matrix);
+  auto* full = cmd->add_flag("--full", args->full,
+                             "matrix: cross-check every validated row size (0, 100, 250, 1000 B; "
+                             "default 0 and 250)");
+  for (auto* only_matrix : {out, quick, validate_rows, no_validate, full}) {
+    only_matrix->needs(matrix);
+  }
   for (const char* stream : {"--variant", "--exec", "--keys", "--synthetic"}) {
     validate->excludes(stream);
     matrix->excludes(stream);

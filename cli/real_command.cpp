@@ -3,19 +3,24 @@
 // from several client threads, each with its own program instance and connection.
 //
 //   idbench real --system NAME[,NAME…]|quick|all [--clients 1,8] [--requests 1,1000] [--seconds S]
-//                [--warmup S] [--flush 1,2] [--binlog] [--out FILE]
+//                [--warmup S] [--flush 1,2] [--binlog] [--locality-rows N]
+//                [--locality-seconds S] [--quiet] [--out FILE]
 //   idbench real --exec 'CMD ARGS…' [--timeout-ms MS] [--clients …] [--requests …] [--seconds S]
 //                [--out FILE]
 //
 // quick: the systems of ./run.sh's quick pass, 2 s per cell; all: every system, 10 s per cell;
-// one system: 3 s per cell. The JSON (bench/real/results_json.hpp) is rewritten atomically
+// one system: 3 s per cell. Then, per system, the locality of its real IDs: --locality-rows
+// IDs from 1 client and from the most --clients, interleaved as they arrive, through the
+// InnoDB model (bench/real/real_locality.hpp). The JSON (bench/real/results_json.hpp) is rewritten atomically
 // after every cell, so an interrupted run keeps what it measured ("complete": false).
 //
-// Exit status: 0 every cell measured; 2 bad input or a cell failed (its error is in the JSON);
+// Exit status: 0 every cell and locality pass measured; 2 bad input or a cell or pass failed
+// (its error is in the JSON);
 // 4 MariaDB is not installed (the systems without servers still ran); 130 interrupted (no
 // server or program left).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -33,6 +38,17 @@ namespace {
 
 using namespace idbench::realbench;
 
+// The locality pass's IDs per client count (real_locality.hpp). 20,000 one-ID requests fill
+// 35-70 leaf pages, so one page more or less moves the fill by 1-3 points: an ordered stream
+// reads ~90 % (its last page partly filled), a random one lands within about ±5 points of its
+// mean (the InnoDB model on random keys, 6 seeds: BIGINT 57-67 %, BINARY(16) 58-69 %). At
+// 5,000 (10-16 pages) two runs of the same system differed by up to 18 points. The cost is one
+// round trip per ID: from 1 client, MariaDB's InnoDB schemes serve 1-2 k IDs/s here, so the
+// quick pass caps each pass at kQuickLocalitySeconds (the figures then say how many IDs
+// arrived) and keeps the whole pass at about 50 s; other profiles cap at 60 s.
+constexpr std::uint64_t kLocalityRows = 20'000;
+constexpr double kQuickLocalitySeconds = 6;
+
 struct RealArgs {
   std::string system;
   ExecArgs exec;  // --exec and its description flags (cli/exec_options.hpp)
@@ -40,7 +56,10 @@ struct RealArgs {
   std::vector<std::uint64_t> requests{1, 1000};
   std::vector<int> flush{1, 2};
   std::optional<double> seconds, warmup;
+  std::uint64_t locality_rows = kLocalityRows;
+  std::optional<double> locality_seconds;
   bool binlog = false;
+  bool quiet = false;
   std::string out = "-";
 };
 
@@ -65,8 +84,14 @@ RunPlan plan_of(const RealArgs& a, std::string& profile) {
   plan.flush = a.flush;
   plan.binlog = a.binlog;
   plan.duration_ns = to_ns(seconds);
+  plan.locality_rows = a.locality_rows;
+  plan.locality_max_seconds = a.locality_seconds.value_or(profile == "quick" ? kQuickLocalitySeconds
+                                                                             : 60);
+  // From 1 client, and from the most clients the cells ran with.
+  const int most = *std::max_element(a.clients.begin(), a.clients.end());
+  plan.locality_clients = most > 1 ? std::vector<int>{1, most} : std::vector<int>{1};
   plan.warmup_ns = to_ns(warmup);
-  plan.progress = &std::cerr;
+  plan.progress = a.quiet ? nullptr : &std::cerr;
   return plan;
 }
 
@@ -92,10 +117,13 @@ void run_real(const RealArgs& a) {
     write(record);
     throw;
   }
-  fmt::print(stderr, "real: {} cells, {} with an error{}\n", record.cells.size(), record.errors(),
-             rewrite ? "; wrote " + a.out : "");
+  if (!a.quiet) {
+    fmt::print(stderr, "real: {} cells, {} with an error; {} locality passes, {} with an error{}\n",
+               record.cells.size(), record.errors(), record.locality.size(),
+               record.locality_errors(), rewrite ? "; wrote " + a.out : "");
+  }
   if (record.missing_tool) throw CLI::RuntimeError(kExitMissingTool);
-  if (record.errors() > 0) throw CLI::RuntimeError(kExitBadInput);
+  if (record.errors() + record.locality_errors() > 0) throw CLI::RuntimeError(kExitBadInput);
 }
 
 }  // namespace
@@ -125,6 +153,14 @@ void add_real_command(CLI::App& app) {
       ->check(CLI::Range(0, 2))
       ->capture_default_str();
   cmd->add_flag("--binlog", args->binlog, "Servers write a binlog (log_bin, sync_binlog=1)");
+  cmd->add_option("--locality-rows", args->locality_rows,
+                  "IDs per client count for the locality of each system's real IDs (from 1 "
+                  "client and from the most --clients, through the InnoDB model); 0: skip")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{10'000'000}))
+      ->capture_default_str();
+  cmd->add_option("--locality-seconds", args->locality_seconds,
+                  "Cap on collecting one locality pass's IDs (default: quick 6, else 60)")
+      ->check(CLI::Range(0.1, 3600.0));
   cmd->add_option("--seconds", args->seconds,
                   "Measuring time per cell (default: quick 2, one system 3, all 10)")
       ->check(CLI::Range(0.01, 3600.0));
@@ -132,6 +168,8 @@ void add_real_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 600.0));
   cmd->add_option("--out", args->out, "The JSON file, rewritten after every cell (- stdout)")
       ->capture_default_str();
+  cmd->add_flag("--quiet", args->quiet,
+                "No progress on stderr (the adapters' stderr is captured into the JSON anyway)");
   cmd->callback([args, system, exec]() {
     if (system->count() == 0 && exec->count() == 0) {
       throw Error("idbench real needs --system NAME|quick|all or --exec 'CMD'");

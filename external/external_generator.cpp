@@ -2,10 +2,10 @@
 // thread) and as the Variant description the harness reads.
 #include <fmt/format.h>
 
-#include <atomic>
 #include <mutex>
 
 #include "external/program.hpp"
+#include "generators/thread_held.hpp"
 
 namespace idbench::external {
 namespace {
@@ -47,7 +47,7 @@ class Instances {
   }
   // Ends `instance` (EOF, then signals) on the calling thread; a no-op once the generator
   // has ended every instance.
-  void finish(Instance* instance) {
+  void give_back(Instance* instance) {
     std::unique_ptr<Instance> ending;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -73,33 +73,19 @@ class Instances {
 
 // The instances this thread holds, one per live generator it has called; ended at thread
 // exit, while the thread that forked them still lives (EOF rather than the death signal).
-struct HeldInstances {
-  struct Held {
-    std::uint64_t generator_serial;
-    std::shared_ptr<Instances> owner;
-    Instance* instance;
-  };
-  std::vector<Held> held;
-  ~HeldInstances() {
-    for (auto& h : held) h.owner->finish(h.instance);
-  }
-};
-thread_local HeldInstances held_instances;
-
-std::atomic<std::uint64_t> next_serial{1};
+thread_local ThreadHeld<Instances, Instance> held_instances;
 
 class ExternalGenerator final : public Generator {
  public:
   ExternalGenerator(ExecSpec spec, std::uint64_t first_node)
-      : serial_(next_serial.fetch_add(1, std::memory_order_relaxed)),
+      : serial_(next_generator_serial()),
         width_(resolved_width(spec)) {
     spec.width = width_;  // a program printing the other width is told so at its first ID
     instances_ = std::make_shared<Instances>(std::move(spec), first_node);
     set_name("exec");
   }
   ~ExternalGenerator() override {
-    std::erase_if(held_instances.held,
-                  [&](const HeldInstances::Held& h) { return h.generator_serial == serial_; });
+    held_instances.drop(serial_, /*give_back=*/false);  // finish_all() ends them all
     instances_->finish_all();
   }
 
@@ -122,11 +108,9 @@ class ExternalGenerator final : public Generator {
 
  private:
   Instance& mine() {
-    for (const auto& h : held_instances.held) {
-      if (h.generator_serial == serial_) return *h.instance;
-    }
+    if (Instance* held = held_instances.find(serial_)) return *held;
     Instance* instance = instances_->start();
-    held_instances.held.push_back({serial_, instances_, instance});
+    held_instances.add(serial_, instances_, instance);
     return *instance;
   }
 

@@ -7,13 +7,15 @@
 // Input: `LAYOUT\nID`, or just `ID` with the twitter layout.
 // Properties: every rejection (layout, width, ID) is one clean line; a 64-bit ID decodes to
 // fields that encode back to it (less any bits above the layout), at a time inside the
-// layout's lifetime that formats; a v7 UUID's time formats.
+// layout's lifetime that formats; a v7 UUID's time formats; a v1 or v6 UUID's time formats and
+// its DCE fields (timestamp, clock sequence, node) build it back.
 #include <optional>
 
 #include "check/id_text.hpp"
 #include "fuzz/fuzz_support.hpp"
 #include "generators/id.hpp"
 #include "generators/layout.hpp"
+#include "generators/uuid_format.hpp"
 
 namespace idbench::fuzz {
 namespace {
@@ -35,7 +37,22 @@ void decode_u64(const Layout& layout, std::uint64_t id) {
   require(parts.size() == layout.node_parts().size(), "split_node of {}", f.node);
 }
 
+// A v1 or v6 UUID with the RFC variant: its DCE fields build it back, bit for bit, and its time
+// (any 60-bit timestamp, 1582 … 5236) formats.
+void decode_dce(const Uuid& u) {
+  const auto f = uuid_format::dce_fields(u);
+  require(f.has_value(), "no DCE fields in v{} {}", u.version(), u.to_string());
+  if ((u.bytes[8] >> 6) == 0b10) {
+    const Uuid back = u.version() == 1 ? uuid_format::v1(*f) : uuid_format::v6(*f);
+    require(back == u, "v{} {} rebuilds as {}", u.version(), u.to_string(), back.to_string());
+  }
+  const std::int64_t ms = uuid_format::unix_ms_of_timestamp(f->timestamp);
+  require(!format_utc_ms(ms).empty(), "no time for v{} {} (Unix ms {})", u.version(), u.to_string(),
+          ms);
+}
+
 void decode_uuid(const Uuid& u) {
+  if (u.version() == 1 || u.version() == 6) return decode_dce(u);
   if (u.version() != 7) return;
   const auto ms = static_cast<std::int64_t>(u.v7_unix_ms());
   require(ms >= 0 && !format_utc_ms(ms).empty(), "no time for v7 {}", u.to_string());

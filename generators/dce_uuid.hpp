@@ -42,8 +42,8 @@ class DceUuid {
   Uuid next() {
     const TickState s = core_.next([] { return std::uint64_t{0}; });
     const auto ts = static_cast<std::uint64_t>(s.tick);
-    return Version == 1 ? uuid_format::v1(ts, s.gens.gen, node_)
-                        : uuid_format::v6(ts, s.gens.gen, node_);
+    const uuid_format::DceFields f{.timestamp = ts, .clock_seq = s.gens.gen, .node = node_};
+    return Version == 1 ? uuid_format::v1(f) : uuid_format::v6(f);
   }
   std::string format() const {
     return fmt::format("UUIDv{} (RFC 9562 §5.{}), 100-ns time since 1582, clock sequence, node "

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "generators/errors.hpp"
+#include "generators/uuid_format.hpp"
 
 namespace idbench {
 
@@ -50,31 +51,15 @@ std::span<const Variant> variants() {
 
 namespace {
 
-// 100-ns intervals from 1582-10-15 (the Gregorian reform) to 1970-01-01 (RFC 9562 §5.1).
-constexpr std::uint64_t kGregorianToUnix100ns = 0x01B21DD213814000ull;
 // KSUID's epoch: Unix second 1400000000 (2014-05-13T16:53:20Z), in ms.
 constexpr std::int64_t kKsuidEpochMs = 1'400'000'000'000;
 
 // The Unix ms of a v1, v6 or v7 UUID; nullopt for any other version.
 std::optional<std::int64_t> uuid_unix_ms(const Id& id) {
-  const std::uint64_t hi = id.hi;
-  std::uint64_t ticks = 0;  // 100 ns since 1582-10-15
-  switch ((hi >> 12) & 0xF) {
-    case 7:
-      return static_cast<std::int64_t>(hi >> 16);
-    case 1:  // time_low (32) | time_mid (16) | version (4) | time_high (12)
-      ticks = (hi & 0xFFF) << 48 | ((hi >> 16) & 0xFFFF) << 32 | hi >> 32;
-      break;
-    case 6:  // time_high (32) | time_mid (16) | version (4) | time_low (12): v1 reordered
-      ticks = (hi >> 16) << 12 | (hi & 0xFFF);
-      break;
-    default:
-      return std::nullopt;
-  }
-  const auto since_unix = static_cast<std::int64_t>(ticks) -
-                          static_cast<std::int64_t>(kGregorianToUnix100ns);
-  // Floor division: an instant before 1970 is in the ms that began before it.
-  return since_unix >= 0 ? since_unix / 10'000 : -((-since_unix + 9'999) / 10'000);
+  if (((id.hi >> 12) & 0xF) == 7) return static_cast<std::int64_t>(id.hi >> 16);
+  const auto fields = uuid_format::dce_fields(id.to_uuid());
+  if (!fields) return std::nullopt;
+  return uuid_format::unix_ms_of_timestamp(fields->timestamp);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // uuid_format.hpp — the RFC 9562 bit fields of UUIDv1, v4, v6 and v7, in one place.
 //
-// Both are built as two 64-bit halves (hi = bytes 0..7, lo = bytes 8..15, big-endian), which
+// All are built as two 64-bit halves (hi = bytes 0..7, lo = bytes 8..15, big-endian), which
 // is how `Id` orders them.
 //
 //   v7 (§5.7): hi = unix_ts_ms:48 | ver:4 = 0b0111 | rand_a:12
@@ -11,11 +11,13 @@
 //              lo = var:2 = 0b10 | clock_seq:14 | node:48
 //   v6 (§5.6): hi = time_high:32 | time_mid:16 | ver:4 = 0b0110 | time_low:12
 //              lo = as v1
-// where v1/v6's time is a 60-bit count of 100 ns since 1582-10-15: v1 puts its low 32 bits
-// first (so v1 does not sort by time), v6 its bits from most to least significant.
+//   where the 60-bit timestamp (100 ns since 1582-10-15) is time_high|time_mid|time_low, high
+//   to low. v1 puts its fastest-moving bits first, so v1 UUIDs do not sort by time; v6 is the
+//   same fields high to low, so they do.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "generators/id.hpp"
 #include "generators/sequencer.hpp"
@@ -47,10 +49,27 @@ inline Uuid v7(std::uint64_t unix_ms, std::uint64_t rand_a12, std::uint64_t rand
   return make(unix_ms << 16 | (rand_a12 & 0xFFF), rand_b62 << 2, 7);
 }
 
+// The fields v1 and v6 share (the DCE fields).
+struct DceFields {
+  std::uint64_t timestamp = 0;  // 60 bits: 100 ns since 1582-10-15
+  std::uint64_t clock_seq = 0;  // 14 bits
+  std::uint64_t node = 0;       // 48 bits
+};
+
 // 100-ns intervals from 1582-10-15 (the Gregorian reform) to 1970-01-01 (RFC 9562 §5.1).
-inline constexpr std::int64_t kGregorianToUnix100ns = 0x01B21DD213814000;
-inline constexpr std::uint64_t kMaxClockSeq = 0x3FFF;               // 14 bits
-inline constexpr std::uint64_t kNodeMask = 0xFFFF'FFFF'FFFF;        // 48 bits
+inline constexpr std::uint64_t kGregorianToUnix100ns = 0x01B21DD213814000ull;
+inline constexpr std::uint64_t kMaxTimestamp = (std::uint64_t{1} << 60) - 1;
+
+// The Unix ms of a DCE timestamp, floored (an instant before 1970 is in the ms that began
+// before it).
+inline std::int64_t unix_ms_of_timestamp(std::uint64_t timestamp) {
+  const auto since_unix =
+      static_cast<std::int64_t>(timestamp) - static_cast<std::int64_t>(kGregorianToUnix100ns);
+  return since_unix >= 0 ? since_unix / 10'000 : -((-since_unix + 9'999) / 10'000);
+}
+
+inline constexpr std::uint64_t kMaxClockSeq = 0x3FFF;                   // 14 bits
+inline constexpr std::uint64_t kNodeMask = 0xFFFF'FFFF'FFFF;            // 48 bits
 inline constexpr std::uint64_t kMulticastBit = std::uint64_t{1} << 40;  // §6.10
 
 // The state space of a v1/v6 generator: 60-bit ticks of 100 ns since 1582 (they last until
@@ -59,30 +78,45 @@ inline constexpr std::uint64_t kMulticastBit = std::uint64_t{1} << 40;  // §6.1
 inline SequenceSpace dce_space() {
   SequenceSpace space;
   space.max_seq = 0;
-  space.max_tick = (std::int64_t{1} << 60) - 1;
+  space.max_tick = static_cast<std::int64_t>(kMaxTimestamp);
   space.ns_per_tick = 100;
-  space.ticks_at_unix_epoch = kGregorianToUnix100ns;
+  space.ticks_at_unix_epoch = static_cast<std::int64_t>(kGregorianToUnix100ns);
   space.max_gen = kMaxClockSeq;
-  space.last_unix_ms = (space.max_tick - kGregorianToUnix100ns) / 10'000;
+  space.last_unix_ms = unix_ms_of_timestamp(kMaxTimestamp);
   space.format_name = "uuidv1/v6";
   return space;
 }
 
-inline std::uint64_t dce_lo(std::uint64_t clock_seq, std::uint64_t node) {
-  return std::uint64_t{0b10} << 62 | (clock_seq & kMaxClockSeq) << 48 | (node & kNodeMask);
+inline std::uint64_t dce_lo(const DceFields& f) {
+  return (f.clock_seq & 0x3FFF) << 48 | (f.node & 0xFFFF'FFFF'FFFF);
 }
 
-// v1 from its 60-bit timestamp, 14-bit clock sequence and 48-bit node.
-inline Uuid v1(std::uint64_t ts60, std::uint64_t clock_seq, std::uint64_t node) {
-  const std::uint64_t hi = (ts60 & 0xFFFF'FFFF) << 32 | ((ts60 >> 32) & 0xFFFF) << 16 |
-                           std::uint64_t{1} << 12 | ((ts60 >> 48) & 0xFFF);
-  return Id{hi, dce_lo(clock_seq, node)}.to_uuid();
+inline Uuid v1(const DceFields& f) {
+  const std::uint64_t t = f.timestamp & kMaxTimestamp;
+  const std::uint64_t hi = (t & 0xFFFF'FFFF) << 32 | ((t >> 32) & 0xFFFF) << 16 | t >> 48;
+  return make(hi, dce_lo(f) << 2, 1);
 }
 
-// v6: the same fields, the timestamp high to low.
-inline Uuid v6(std::uint64_t ts60, std::uint64_t clock_seq, std::uint64_t node) {
-  const std::uint64_t hi = (ts60 >> 12) << 16 | std::uint64_t{6} << 12 | (ts60 & 0xFFF);
-  return Id{hi, dce_lo(clock_seq, node)}.to_uuid();
+inline Uuid v6(const DceFields& f) {
+  const std::uint64_t t = f.timestamp & kMaxTimestamp;
+  return make((t >> 12) << 16 | (t & 0xFFF), dce_lo(f) << 2, 6);
+}
+
+// The DCE fields of a v1 or v6 UUID; nullopt for any other version.
+inline std::optional<DceFields> dce_fields(const Uuid& u) {
+  const Id id = Id::from_uuid(u);
+  DceFields f{
+      .timestamp = 0, .clock_seq = (id.lo >> 48) & 0x3FFF, .node = id.lo & 0xFFFF'FFFF'FFFF};
+  switch (u.version()) {
+    case 1:
+      f.timestamp = (id.hi & 0xFFF) << 48 | ((id.hi >> 16) & 0xFFFF) << 32 | id.hi >> 32;
+      return f;
+    case 6:
+      f.timestamp = (id.hi >> 16) << 12 | (id.hi & 0xFFF);
+      return f;
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace idbench::uuid_format

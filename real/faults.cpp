@@ -131,11 +131,78 @@ FaultPart part_of(const RealSystem& s, RunningSystem& run) {
 
 void finish(FaultPart& p) { p.figures = analyse_faults(p.records, p.width, p.id_time); }
 
-// Ends a part: its clients stopped and joined, what they gathered analysed.
-void collect(const Stage& st, ClientPool& pool, FaultPart& p) {
-  pool.stop_into(p.records);
-  st.end(p.records);
-  finish(p);
+// Says what the part's adapters wrote on stderr (captured, so --quiet is quiet): their other
+// lines, then their summed counters.
+void say_adapter_stderr(const Stage& st, const FaultPart& p) {
+  const external::CapturedStderr& e = p.records.adapter_stderr;
+  for (const std::string& line : e.lines) st.say(p.system + " adapter: " + line);
+  if (!e.counters) return;
+  std::string text;
+  for (const auto& [k, v] : *e.counters) text += fmt::format(" {}={}", k, v);
+  st.say(p.system + " adapters, summed:" + text);
+}
+
+// One system's part of a scenario under load: its servers up, the part begun, its clients
+// asking (the ticket pair's IDs attributed to their server by parity).
+struct UnderLoad {
+  UnderLoad(const Stage& st, const RealSystem& sys, const MariadbSettings& base,
+            const FaultOptions& o)
+      : run(sys, base), part(part_of(sys, run)) {
+    st.begin(part.records, static_cast<int>(run.servers().size()));
+    pool = std::make_unique<ClientPool>(run.exec_spec(), o.clients, by_offset(run));
+  }
+  MariadbServer& server(std::size_t i) { return *run.servers().at(i); }
+  // Ends the part: its clients stopped and joined, what they gathered analysed.
+  FaultPart& collect(const Stage& st) {
+    pool->stop_into(part.records);
+    st.end(part.records);
+    finish(part);
+    say_adapter_stderr(st, part);
+    return part;
+  }
+
+  RunningSystem run;
+  FaultPart part;
+  std::unique_ptr<ClientPool> pool;
+};
+
+// When a crashed server went down, was started again, and answered again (true ns).
+struct Crash {
+  std::int64_t killed_ns, restarting_ns, back_ns;
+};
+
+// kill -9 of `server` (called `who` in the events), `down_s` × the time scale of load without
+// it, then its restart, through crash recovery, until it answers again.
+Crash crash_and_restart(const Stage& st, UnderLoad& u, MariadbServer& server,
+                        const std::string& who, double down_s) {
+  Crash c{};
+  c.killed_ns = st.event({&u.part.records}, "kill -9 of " + who);
+  server.kill9();
+  st.hold(down_s, who + " down", {u.pool.get()});
+  c.restarting_ns = st.event({&u.part.records}, who + " restarting (crash recovery)");
+  server.start();
+  c.back_ns = st.event({&u.part.records}, who + " answers again");
+  return c;
+}
+
+// A scenario that plays its fault on each of its systems in turn.
+FaultRun on_each(std::string_view scenario, std::initializer_list<std::string_view> names,
+                 const FaultOptions& o, FaultPart (*play)(const RealSystem&, const FaultOptions&)) {
+  FaultRun r{std::string(scenario), "", {}, {}};
+  for (const RealSystem* s : systems_for(scenario, names, o)) r.parts.push_back(play(*s, o));
+  return r;
+}
+
+// Ends the two parts of a UUID scenario (one pool each): clients stopped, figures computed.
+void collect_pair(const Stage& st, ClientPool& pa, ClientPool& pb, FaultPart& a, FaultPart& b) {
+  pa.stop_into(a.records);
+  pb.stop_into(b.records);
+  st.end(a.records);
+  st.end(b.records);
+  finish(a);
+  finish(b);
+  say_adapter_stderr(st, a);
+  say_adapter_stderr(st, b);
 }
 
 // The server's wall clock against true time, by its own SYSDATE(6).
@@ -155,64 +222,45 @@ ClockProbe probe(MariadbServer& server) {
 
 FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
   const Stage st("ticket-restore", o);
-  RunningSystem run(sys, MariadbSettings{});
-  FaultPart p = part_of(sys, run);
-  MariadbServer& server0 = *run.servers().at(0);
-  st.begin(p.records, static_cast<int>(run.servers().size()));
-  ClientPool pool(run.exec_spec(), o.clients, by_offset(run));
+  UnderLoad u(st, sys, MariadbSettings{}, o);
+  FaultRecords& r = u.part.records;
+  MariadbServer& server0 = u.server(0);
+  const ClientPool& pool = *u.pool;
   st.hold(1.0, "serving", {&pool});
-  st.event({&p.records}, "snapshot of server 0 (a cold copy of its data directory)");
+  st.event({&r}, "snapshot of server 0 (a cold copy of its data directory)");
   const std::string copy = server0.snapshot();
-  const std::int64_t copied_ns = st.event({&p.records}, "server 0 serves again after the snapshot");
+  const std::int64_t copied_ns = st.event({&r}, "server 0 serves again after the snapshot");
   st.hold(1.5, "serving after the snapshot", {&pool});
   server0.stop();
-  st.event({&p.records}, "server 0 stopped; its data directory restored from the copy");
+  st.event({&r}, "server 0 stopped; its data directory restored from the copy");
   server0.restore(copy);
   server0.start();
-  const std::int64_t restored_ns = st.event({&p.records}, "server 0 started on the restored copy");
+  const std::int64_t restored_ns = st.event({&r}, "server 0 started on the restored copy");
   st.hold(1.5, "serving after the restore", {&pool});
-  collect(st, pool, p);
+  FaultPart& p = u.collect(st);
   p.verdict = judge_ticket_restore(p, copied_ns, restored_ns);
-  return p;
+  return std::move(p);
 }
 
 FaultRun ticket_restore(const FaultOptions& o) {
-  FaultRun r{"ticket-restore", "", {}, {}};
-  for (const RealSystem* s :
-       systems_for("ticket-restore", {"mariadb-ticket-pair-myisam", "mariadb-ticket-update"}, o)) {
-    r.parts.push_back(ticket_restore_on(*s, o));
-  }
-  return r;
+  return on_each("ticket-restore", {"mariadb-ticket-pair-myisam", "mariadb-ticket-update"}, o,
+                 ticket_restore_on);
 }
 
 FaultPart ticket_server_down_on(const RealSystem& sys, const FaultOptions& o) {
   const Stage st("ticket-server-down", o);
-  RunningSystem run(sys, MariadbSettings{});
-  FaultPart p = part_of(sys, run);
-  MariadbServer& server1 = *run.servers().at(1);
-  st.begin(p.records, 2);
-  ClientPool pool(run.exec_spec(), o.clients, by_offset(run));
-  st.hold(1.0, "both servers up", {&pool});
-  const std::int64_t killed_ns = st.event({&p.records}, "kill -9 of server 1");
-  server1.kill9();
-  st.hold(2.0, "server 1 down", {&pool});
-  const std::int64_t restarting_ns = st.event({&p.records}, "server 1 restarting");
-  server1.start();
-  st.event({&p.records}, "server 1 answers again");
-  st.hold(1.5, "both servers up again", {&pool});
-  collect(st, pool, p);
-  p.verdict = judge_ticket_server_down(p, killed_ns, restarting_ns);
-  return p;
+  UnderLoad u(st, sys, MariadbSettings{}, o);
+  st.hold(1.0, "both servers up", {u.pool.get()});
+  const Crash c = crash_and_restart(st, u, u.server(1), "server 1", 2.0);
+  st.hold(1.5, "both servers up again", {u.pool.get()});
+  FaultPart& p = u.collect(st);
+  p.verdict = judge_ticket_server_down(p, c.killed_ns, c.restarting_ns);
+  return std::move(p);
 }
 
 FaultRun ticket_server_down(const FaultOptions& o) {
-  FaultRun r{"ticket-server-down", "", {}, {}};
-  for (const RealSystem* s : systems_for("ticket-server-down",
-                                         {"mariadb-ticket-pair-myisam", "mariadb-ticket-pair-innodb"},
-                                         o)) {
-    r.parts.push_back(ticket_server_down_on(*s, o));
-  }
-  return r;
+  return on_each("ticket-server-down", {"mariadb-ticket-pair-myisam", "mariadb-ticket-pair-innodb"},
+                 o, ticket_server_down_on);
 }
 
 FaultPart auto_increment_kill9_once(const RealSystem& sys, const FaultOptions& o, int flush,
@@ -221,24 +269,16 @@ FaultPart auto_increment_kill9_once(const RealSystem& sys, const FaultOptions& o
   MariadbSettings base;
   base.flush_log_at_trx_commit = flush;
   base.autoinc_lock_mode = lock_mode;
-  RunningSystem run(sys, base);
-  FaultPart p = part_of(sys, run);
-  p.label = fmt::format("innodb_flush_log_at_trx_commit={}, innodb_autoinc_lock_mode={}", flush,
-                        lock_mode);
-  st.say(p.settings);
-  MariadbServer& server = *run.servers().at(0);
-  st.begin(p.records, 1);
-  ClientPool pool(run.exec_spec(), o.clients, one_server);
-  st.hold(1.5, "serving", {&pool});
-  const std::int64_t killed_ns = st.event({&p.records}, "kill -9 of mariadbd");
-  server.kill9();
-  st.event({&p.records}, "mariadbd restarting (crash recovery)");
-  server.start();
-  const std::int64_t back_ns = st.event({&p.records}, "mariadbd answers again");
-  st.hold(1.5, "serving after recovery", {&pool});
-  collect(st, pool, p);
-  p.verdict = judge_kill9(p, killed_ns, back_ns);
-  return p;
+  UnderLoad u(st, sys, base, o);
+  u.part.label = fmt::format("innodb_flush_log_at_trx_commit={}, innodb_autoinc_lock_mode={}",
+                             flush, lock_mode);
+  st.say(u.part.settings);
+  st.hold(1.5, "serving", {u.pool.get()});
+  const Crash c = crash_and_restart(st, u, u.server(0), "mariadbd", 0);
+  st.hold(1.5, "serving after recovery", {u.pool.get()});
+  FaultPart& p = u.collect(st);
+  p.verdict = judge_kill9(p, c.killed_ns, c.back_ns);
+  return std::move(p);
 }
 
 FaultRun auto_increment_kill9(const FaultOptions& o) {
@@ -322,12 +362,7 @@ FaultRun uuid_clock_back(const FaultOptions& o) {
   probe_all(rig, a, b);
   st.hold(2.5, "serving with the clock behind", {&pa, &pb});
   probe_all(rig, a, b);
-  pa.stop_into(a.records);
-  pb.stop_into(b.records);
-  st.end(a.records);
-  st.end(b.records);
-  finish(a);
-  finish(b);
+  collect_pair(st, pa, pb, a, b);
   a.verdict = judge_uuid_clock_back(a, step_ns, kUuidStepBackS);
   b.verdict = judge_uuid_clock_back(b, step_ns, kUuidStepBackS);
   FaultRun r{"uuid-clock-back", "", {}, {}};
@@ -397,12 +432,7 @@ FaultRun uuid_short_restart_behind(const FaultOptions& o) {
   pa = std::make_unique<ClientPool>(rig.uuid.exec_spec(), o.clients, one_server, o.clients);
   pb = std::make_unique<ClientPool>(rig.shortid.exec_spec(), o.clients, one_server, o.clients);
   st.hold(2.0, "serving after the restart", {pa.get(), pb.get()});
-  pa->stop_into(a.records);
-  pb->stop_into(b.records);
-  st.end(a.records);
-  st.end(b.records);
-  finish(a);
-  finish(b);
+  collect_pair(st, *pa, *pb, a, b);
   a.verdict = judge_restart_behind(a, back_ns, behind);
   b.verdict = judge_restart_behind(b, back_ns, behind);
   add_start_seconds(b, first_start, back_ns);

@@ -47,6 +47,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "external/stderr_capture.hpp"
 #include "generators/id.hpp"
 #include "generators/registry.hpp"
 
@@ -92,6 +93,9 @@ struct FaultRecords {
   std::uint64_t requests = 0;  // attempted, successful or not
   std::vector<FaultEvent> events;
   std::vector<ClockProbe> probes;
+  // What the adapters wrote on stderr: their summary counters (retries, deadlocks, failovers;
+  // summed over every adapter of the part, nullopt when none printed one) and other lines.
+  external::CapturedStderr adapter_stderr;
 };
 
 struct TimelineBucket {

@@ -30,6 +30,19 @@ if ! { command -v mariadbd || test -x /usr/sbin/mariadbd; } >/dev/null 2>&1; the
   exit $failed
 fi
 
+# --quiet: nothing on stderr. The adapters' summary lines ("retries= deadlocks= failovers=")
+# are read into the JSON (each part's adapter_counters), not shown.
+"$idbench" real-chaos --scenario auto-increment-kill9 --flush 2 --lock-modes 2 --time-scale 0.2 \
+  --quiet --out "$work/quiet.json" >"$work/out" 2>"$work/err"
+status=$?
+[ $status -le 1 ] || { fail "a --quiet run exited $status"; cat "$work/err"; }
+[ -s "$work/err" ] && { fail "--quiet wrote on stderr:"; cat "$work/err"; }
+/usr/bin/python3 -c '
+import json, sys
+part = json.load(open(sys.argv[1]))["scenarios"][0]["parts"][0]
+sys.exit(0 if isinstance(part["adapter_counters"]["retries"], int) else 1)' "$work/quiet.json" ||
+  fail "--quiet: the JSON does not carry the adapters' counters"
+
 # SIGINT once a server answers: exit 130 and nothing of this run left.
 "$idbench" real-chaos --scenario ticket-server-down --out "$work/run.json" >"$work/out" 2>"$work/err" &
 run=$!

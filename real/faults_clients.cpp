@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "chaos/raw_time.hpp"
+#include "external/stderr_capture.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
 
@@ -24,8 +25,14 @@ std::string first_line(const std::string& s) {
 
 ClientPool::ClientPool(const external::ExecSpec& spec, unsigned clients, ServerOf server_of,
                        std::uint16_t first_client)
-    : spec_(spec), server_of_(std::move(server_of)), first_client_(first_client) {
-  for (unsigned i = 0; i < clients; ++i) clients_.push_back(std::make_unique<Client>());
+    : spec_(spec),
+      stderr_dir_("idbench-faults-stderr"),
+      server_of_(std::move(server_of)),
+      first_client_(first_client) {
+  for (unsigned i = 0; i < clients; ++i) {
+    clients_.push_back(std::make_unique<Client>());
+    client_specs_.push_back(external::capturing_stderr(spec_, stderr_path(i)));
+  }
   for (unsigned i = 0; i < clients; ++i) threads_.emplace_back([this, i] { run(i); });
 }
 
@@ -58,7 +65,7 @@ void ClientPool::one_program(std::size_t index, Client& c) {
   std::vector<Id> got;
   bool asked = false;  // a request was sent to this adapter and not yet answered
   try {
-    external::Program program(spec_, client + 1u);
+    external::Program program(client_specs_[index], client + 1u);
     while (!stop_.load(std::memory_order_acquire)) {
       got.clear();
       ++c.requests;
@@ -73,9 +80,15 @@ void ClientPool::one_program(std::size_t index, Client& c) {
   } catch (const external::ProgramError& e) {
     if (plumbing::interrupted()) throw plumbing::Interrupted();
     if (!asked) ++c.requests;  // the adapter could not start: that request failed too
-    c.failures.push_back({chaos::true_ns(), chaos::mono_ns(), client, first_line(e.what())});
+    const std::string message =
+        external::unwrapped(e.what(), client_specs_[index].command, spec_.command);
+    c.failures.push_back({chaos::true_ns(), chaos::mono_ns(), client, first_line(message)});
     failures_.fetch_add(1, std::memory_order_relaxed);
   }
+}
+
+std::string ClientPool::stderr_path(std::size_t index) const {
+  return stderr_dir_.path() + "/client-" + std::to_string(index) + ".stderr";
 }
 
 void ClientPool::stop_into(FaultRecords& records) {
@@ -86,6 +99,9 @@ void ClientPool::stop_into(FaultRecords& records) {
     records.failures.insert(records.failures.end(), c->failures.begin(), c->failures.end());
     records.requests += c->requests;
     if (c->error && !error) error = c->error;
+  }
+  for (std::size_t i = 0; i < clients_.size(); ++i) {
+    external::read_captured_stderr(stderr_path(i), records.adapter_stderr);
   }
   clients_.clear();
   threads_.clear();

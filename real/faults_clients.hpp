@@ -8,7 +8,9 @@
 //   pool.stop_into(records);                 // join; every ID and failure appended
 //
 // Each reply is stamped with CLOCK_REALTIME and CLOCK_MONOTONIC by raw system calls
-// (chaos/raw_time.hpp) right after it arrives.
+// (chaos/raw_time.hpp) right after it arrives. The adapters' stderr is captured, one file per
+// client (external/stderr_capture.hpp), and read into the records when the pool stops: their
+// summary lines ("retries= deadlocks= failovers=") become FaultRecords::adapter_stderr.counters.
 //
 // Thread safety: construct, count and stop from one thread (the scenario's). Each client
 // thread creates and destroys its own Program, so the parent-death signal of every adapter
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "external/program.hpp"
+#include "plumbing/temp_dir.hpp"
 #include "real/faults.hpp"
 
 namespace idbench::real {
@@ -45,8 +48,9 @@ class ClientPool {
   std::uint64_t ids() const { return ids_.load(std::memory_order_relaxed); }
   std::uint64_t failures() const { return failures_.load(std::memory_order_relaxed); }
 
-  // Stops the clients, joins them and appends what they gathered to `records`. Rethrows the
-  // first exception a client met that was not a failed request (Interrupted, ...).
+  // Stops the clients, joins them and appends what they gathered to `records`, their
+  // adapters' stderr among it. Rethrows the first exception a client met that was not a
+  // failed request (Interrupted, ...).
   void stop_into(FaultRecords& records);
 
  private:
@@ -59,8 +63,11 @@ class ClientPool {
   void run(std::size_t index);
   void one_program(std::size_t index, Client& c);
   void join();
+  std::string stderr_path(std::size_t index) const;
 
   external::ExecSpec spec_;
+  plumbing::TempDir stderr_dir_;  // client k's adapters append their stderr to client-k.stderr
+  std::vector<external::ExecSpec> client_specs_;  // spec_, stderr captured
   ServerOf server_of_;
   std::uint16_t first_client_;
   // The stop flag: release in join() pairs with the acquire loads in the client loops.

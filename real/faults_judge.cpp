@@ -77,6 +77,20 @@ std::optional<SkewAround> skew_around(const FaultPart& p, std::int64_t at_ns, st
                                 after->max_ms)};
 }
 
+// A fault on a server's clock at `at_ns`, `behind_s` seconds back: applied when the probes
+// taken from then on show the clock behind, weighed on the IDs before and after it.
+FaultVerdict weigh_clock_fault(const FaultPart& p, std::int64_t at_ns, double behind_s,
+                               const std::string& lead, std::string_view event) {
+  std::string probes;
+  const bool applied = probes_show(p.records, at_ns, behind_s * 1e3, probes);
+  const std::uint64_t before = ids_between(p.records, 0, at_ns);
+  const std::uint64_t after = ids_between(p.records, at_ns, kForever);
+  const std::string numbers = fmt::format(
+      "{}{} IDs before {}, {} after; the server's SYSDATE(6) − true time: {}", lead, before, event,
+      after, probes);
+  return weigh(p.figures, applied, before > 0 && after > 0, numbers, "no duplicates");
+}
+
 }  // namespace
 
 std::uint64_t ids_between(const FaultRecords& r, std::int64_t from_ns, std::int64_t to_ns,
@@ -167,38 +181,23 @@ FaultVerdict judge_kill9(const FaultPart& p, std::int64_t killed_ns, std::int64_
 }
 
 FaultVerdict judge_uuid_clock_back(const FaultPart& p, std::int64_t step_ns, double step_s) {
-  const FaultFigures& f = p.figures;
-  std::string probes;
-  const bool applied = probes_show(p.records, step_ns, step_s * 1e3, probes);
-  const std::uint64_t before = ids_between(p.records, 0, step_ns);
-  const std::uint64_t after = ids_between(p.records, step_ns, kForever);
-  const std::string numbers = fmt::format(
-      "{} IDs before the step, {} after; the server's SYSDATE(6) − true time: {}", before, after,
-      probes);
-  FaultVerdict v = weigh(f, applied, before > 0 && after > 0, numbers, "no duplicates");
+  FaultVerdict v = weigh_clock_fault(p, step_ns, step_s, "", "the step");
   // Replies in flight at the step are left out: they may carry either clock.
   if (const auto skew = skew_around(p, step_ns, 200'000'000, "the step")) {
     const bool follows = skew->second.max_ms <= skew->first.min_ms - step_s * 500;
     v.findings.push_back(fmt::format("{}: the IDs' time {} the stepped wall clock", skew->text,
                                      follows ? "follows" : "does not follow"));
   }
-  add_order_findings(f, v);
+  add_order_findings(p.figures, v);
   return v;
 }
 
 FaultVerdict judge_restart_behind(const FaultPart& p, std::int64_t back_ns, double behind_s) {
-  const FaultFigures& f = p.figures;
-  std::string probes;
-  const bool applied = probes_show(p.records, back_ns, behind_s * 1e3, probes);
-  const std::uint64_t before = ids_between(p.records, 0, back_ns);
-  const std::uint64_t after = ids_between(p.records, back_ns, kForever);
-  const std::string numbers = fmt::format(
-      "restarted {:.3f} s behind; {} IDs before the restart, {} after; the server's SYSDATE(6) "
-      "− true time: {}",
-      behind_s, before, after, probes);
-  FaultVerdict v = weigh(f, applied, before > 0 && after > 0, numbers, "no duplicates");
+  FaultVerdict v = weigh_clock_fault(p, back_ns, behind_s,
+                                     fmt::format("restarted {:.3f} s behind; ", behind_s),
+                                     "the restart");
   if (const auto skew = skew_around(p, back_ns, 0, "the restart")) v.findings.push_back(skew->text);
-  add_order_findings(f, v);
+  add_order_findings(p.figures, v);
   return v;
 }
 

@@ -10,27 +10,8 @@ set -u
 dir=$1
 failed=0
 
-# One grep over every environment and command line, one find over every working directory.
-leftovers() {
-  { grep -lsF -- "$dir/idbench-" /proc/[0-9]*/environ /proc/[0-9]*/cmdline
-    find /proc -mindepth 2 -maxdepth 2 -name cwd -lname "$dir/idbench-*" 2>/dev/null
-  } | cut -d/ -f3 | sort -u | while read -r pid; do
-    [ "$pid" = "$$" ] && continue
-    cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
-    echo "$pid $cmd"
-  done
-}
-
-# A server stopped by its owner a moment ago may still be exiting: wait a little.
-i=0
-while [ -n "$(leftovers)" ] && [ $i -lt 20 ]; do sleep 0.5; i=$((i + 1)); done
-left=$(leftovers)
-if [ -n "$left" ]; then
-  echo "FAIL: processes left behind by the fault tests:"
-  echo "$left"
-  echo "$left" | while read -r pid _; do kill -9 "$pid" 2>/dev/null; done
-  failed=1
-fi
+. "$(dirname "$0")/../plumbing/leftovers.sh"  # no_process_left
+no_process_left "$dir/idbench-" 20 0.5 "processes left behind by the fault tests:" || failed=1
 dirs=$(ls -d "$dir"/idbench-* 2>/dev/null)
 if [ -n "$dirs" ]; then
   echo "FAIL: directories left behind by the fault tests:"

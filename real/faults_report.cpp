@@ -79,7 +79,11 @@ nlohmann::ordered_json part_json(const FaultPart& p) {
           {"figures", figures_json(p.figures)},
           {"events", events},
           {"probes", probes},
-          {"timeline", timeline_json(p.figures)}};
+          {"timeline", timeline_json(p.figures)},
+          {"adapter_counters", p.records.adapter_stderr.counters
+                                   ? nlohmann::ordered_json(*p.records.adapter_stderr.counters)
+                                   : nlohmann::ordered_json(nullptr)},
+          {"adapter_stderr", p.records.adapter_stderr.lines}};
 }
 
 }  // namespace

@@ -24,7 +24,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter, NullFormatter, NullLocator  # noqa: E402
 
 import units as u  # noqa: E402
-from inputs import Bench, Locality, locality_generator, number  # noqa: E402
+import locality_rows as lr  # noqa: E402
+from inputs import Bench, Locality, locality_generator, number, payload_of  # noqa: E402
 
 plt.rcParams.update({
     "svg.fonttype": "none",
@@ -240,7 +241,7 @@ def _as_float(x):
 def locality_chart(loc: Locality) -> str:
     gens: dict[str, dict] = {}
     writers: list = []
-    for m in loc.matrix:
+    for m in loc.at_row():
         g = locality_generator(m)
         w = (m.get("stream") or {}).get("writers")
         gens.setdefault(g, {})[w] = m
@@ -289,8 +290,40 @@ def locality_chart(loc: Locality) -> str:
     axes[0].legend(loc="lower left", bbox_to_anchor=(0, 1.06), ncol=len(writers))
     engine = {m.get("engine") for m in loc.matrix}
     fig.suptitle(f"engine: {', '.join(map(str, engine))}; "
-                 f"{u.count(number(loc.matrix[0].get('rows')))} rows per stream", fontsize=8,
+                 f"{u.count(number(loc.matrix[0].get('rows')))} rows per stream; "
+                 f"payload {loc.decision_payload_bytes} B beside the key", fontsize=8,
                  x=0.99, ha="right")
+    fig.tight_layout()
+    return _svg(fig)
+
+
+def row_size_chart(loc: Locality) -> str:
+    """Leaf fill against row size, one line per generator, one panel per writer count; the
+    crossovers of locality_rows.crossings() circled."""
+    ws = lr.writer_counts(loc)
+    fig, axes = plt.subplots(1, len(ws), figsize=(5.6 * len(ws), 4.2), sharey=True, squeeze=False)
+    sizes = loc.row_sizes()
+    for ax, w in zip(axes[0], ws):
+        lines = lr.fill_lines(loc, w)
+        for i, (label, line) in enumerate(lines.items()):
+            xs = sorted(line)
+            ax.plot(xs, [100 * line[x] for x in xs], marker=".", lw=1.4, label=label,
+                    color=plt.cm.tab10(i % 10), ls="-" if i < 10 else "--")
+        for c in lr.crossings(lines):
+            ax.plot([c.x], [100 * c.fill], "o", ms=9, mfc="none", mec="#222222", mew=1.1)
+        for ref in (100 * 15 / 16, 100 * math.log(2)):
+            ax.axhline(ref, color="#888888", lw=0.8, ls=":")
+        ax.set_xticks(sizes)
+        ax.set_xticklabels([str(x) for x in sizes], fontsize=7)
+        ax.set_xlabel("payload bytes beside the key")
+        ax.set_title(f"{w} writer{'s' if w != 1 else ''}", fontsize=9)
+        ax.legend(fontsize=6.5, loc="lower left")
+    axes[0][0].set_ylabel("leaf fill (%)")
+    lowest = min((100 * f for w in ws for line in lr.fill_lines(loc, w).values()
+                  for f in line.values()), default=0)
+    axes[0][0].set_ylim(max(0, 10 * math.floor(lowest / 10) - 10), 102)
+    fig.suptitle(f"InnoDB model, {u.count(number(loc.matrix[0].get('rows')))} rows per stream; "
+                 "circles: crossovers", fontsize=8, x=0.99, ha="right")
     fig.tight_layout()
     return _svg(fig)
 
@@ -301,7 +334,8 @@ ENGINES = (("model", "model", "#4c72b0"), ("innodb", "InnoDB (MariaDB)", "#c44e5
 
 def engines_chart(loc: Locality) -> str:
     rows = loc.validation_rows()
-    names = [str(r.get("stream", "?")) for r in rows]
+    names = [str(r.get("stream", "?")) + (f", {payload_of(r)} B" if payload_of(r) else "")
+             for r in rows]
     present = [e for e in ENGINES if any(isinstance(r.get(e[0]), dict) for r in rows)]
     metrics = (("avg_leaf_fill", "leaf fill (%)", 100), ("splits_per_1k",
                                                          "page splits per 1,000 inserts", 1))

@@ -18,6 +18,18 @@ Correctness (chaos.json), cell by cell — a cell is (scenario, variant, policy,
   A cell whose expected duplicates vanished (the unsafe policy stopped producing them) is a
   warning: the harness may have lost its teeth, but no ID was duplicated.
 
+Real systems under faults (real_chaos.json, reports/gate_real.py): any duplicate a real system
+  issued in NEW fails, naming the fault and the system, even when BASE had it too; another
+  failed verdict fails when it passed in BASE.
+
+Instructions per ID (icount.json, reports/gate_icount.py): a variant's 1-thread next() costing
+  more than 1 % more instructions fails (the count does not move between runs of one binary).
+
+Interleaved performance (NEW_DIR/interleaved.json from reports/interleave.py, as `./run.sh
+  compare --revs` writes it): each benchmark judged on the paired differences of its rounds,
+  against a threshold derived from measured A/A noise that widens, with its reason, when the
+  machine was busy (reports/gate_paired.py). When it is there, bench.json is not needed.
+
 Performance (bench.json), benchmark by benchmark, over the repetitions of each:
   * generate/ and baseline/: IDs per second (counter ids_per_s; 1 / real_time without it);
   * load/: p99 latency (counter p99_ns) — the offered rate is fixed, so the tail is the figure.
@@ -34,6 +46,9 @@ Performance (bench.json), benchmark by benchmark, over the repetitions of each:
     --throughput-threshold  IDBENCH_GATE_THROUGHPUT  0.10  (10 % fewer IDs/s)
     --latency-threshold     IDBENCH_GATE_LATENCY     0.20  (20 % higher p99)
     --min-repetitions       IDBENCH_GATE_MIN_REPS    9
+    --icount-threshold      IDBENCH_GATE_ICOUNT      0.01  (1 % more instructions per ID)
+    --paired-floor-1t       IDBENCH_GATE_PAIRED_1T   0.06  (interleaved, 1 thread; A/A-derived)
+    --paired-floor-mt       IDBENCH_GATE_PAIRED_MT   0.12  (interleaved, more threads)
 
 Missing inputs: a file BASE has and NEW lacks fails the gate (nothing shows NEW is not worse)
 unless --allow-missing; a file missing from BASE is not compared, and said so.
@@ -44,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import os
 import statistics
 import sys
@@ -51,9 +67,12 @@ from dataclasses import dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import gate_icount  # noqa: E402
+import gate_paired  # noqa: E402
+import gate_real  # noqa: E402
 import units as u  # noqa: E402
 from inputs import (Bench, BenchRun, Chaos, Results, cell_key, load_results,  # noqa: E402
-                    locality_generator, number)
+                    locality_generator, number, payload_of)
 
 GBENCH_DIR = "/usr/share/benchmark"  # Debian's libbenchmark-tools: gbench/report.py
 
@@ -373,7 +392,7 @@ def _fmt(m: Metric, v: float) -> str:
 def compare_locality(base, new) -> list[list]:
     def index(loc):
         return {(locality_generator(m), (m.get("stream") or {}).get("writers"),
-                 m.get("key_type"), m.get("rows")): m for m in loc.matrix}
+                 m.get("key_type"), m.get("rows"), payload_of(m)): m for m in loc.matrix}
     rows = []
     bi = index(base)
     for k, n in index(new).items():
@@ -406,14 +425,16 @@ def _input_findings(base: Results, new: Results, allow_missing: bool) -> list[Fi
     findings = []
     for name, bp, np_ in (("bench.json", base.bench.present, new.bench.present),
                           ("locality.json", base.locality.present, new.locality.present),
-                          ("chaos.json", base.chaos.present, new.chaos.present)):
+                          ("chaos.json", base.chaos.present, new.chaos.present),
+                          (gate_real.FILE, base.real_faults.present, new.real_faults.present),
+                          (gate_icount.FILE, base.icount.present, new.icount.present)):
         if bp and not np_:
             findings.append(Finding("inputs", f"{name} is in BASE but missing from NEW: nothing "
                                               "shows NEW is not worse", not allow_missing))
         elif not bp and np_:
             findings.append(Finding("inputs", f"{name} is missing from BASE: NEW's is judged "
                                               "on its own (chaos) or not compared", False))
-        elif not bp and not np_:
+        elif not bp and not np_ and name in ("bench.json", "locality.json", "chaos.json"):
             findings.append(Finding("inputs", f"{name} is in neither: not compared", False))
     return findings
 
@@ -434,6 +455,108 @@ def _correctness_part(base: Results, new: Results, findings: list[Finding]) -> l
                         rows)
         out.append("")
     return out
+
+
+def _real_faults_part(base: Results, new: Results, findings: list[Finding]) -> list[str]:
+    out = ["## Real systems under faults (real_chaos.json)", ""]
+    if not new.real_faults.present:
+        return out + [f"{gate_real.FILE}: not compared.", ""]
+    judged = gate_real.judge_real_faults(base.real_faults, new.real_faults)
+    findings += [Finding("correctness", f"real systems: {what}", bad) for what, bad in judged]
+    findings += [Finding("inputs", p, False) for p in new.real_faults.problems]
+    parts = len(new.real_faults.parts())
+    bad = sum(1 for _, b in judged if b)
+    return out + [f"{parts} real-system fault runs judged; {bad} fail the gate (any duplicate "
+                  "fails, whatever BASE had).", ""]
+
+
+def _icount_part(base: Results, new: Results, threshold: float,
+                 findings: list[Finding]) -> list[str]:
+    out = ["## Instructions per ID, 1-thread next() (icount.json)", ""]
+    if not (base.icount.present and new.icount.present):
+        return out + [f"{gate_icount.FILE}: not compared.", ""]
+    rows, why_not = gate_icount.compare_icount(base.icount, new.icount, threshold)
+    findings += [Finding("inputs", p, False) for p in base.icount.problems + new.icount.problems]
+    if why_not:
+        findings.append(Finding("performance", f"instruction counts not gated: {why_not}", False))
+    for r in rows:
+        if r.verdict == "REGRESSION":
+            findings.append(Finding("performance", f"{r.variant}: instructions per ID "
+                                    f"{u.change(r.change)} ({r.base:.1f} → {r.new:.1f}; the "
+                                    f"gate allows {threshold:.0%})", True))
+    ctx = new.icount.context
+    plant = ctx.get("plant")
+    if plant:
+        findings.append(Finding("inputs", f"NEW is a planted build ({plant})", False))
+    out += [f"{len(rows)} variants counted ({ctx.get('tool', '?')}, {ctx.get('calls', '?')} calls "
+            f"after a warm-up; clock: {ctx.get('clock', '?')}). Gate: more than {threshold:.0%} "
+            "more instructions per ID.", ""]
+    out += md_table(["variant", "BASE instr/ID", "NEW instr/ID", "change", "verdict"],
+                    [[r.variant, f"{r.base:.1f}", f"{r.new:.1f}", u.change(r.change), r.verdict]
+                     for r in rows])
+    return out + [""]
+
+
+def _paired_note(rows: list, doc) -> Finding | None:
+    widened = [r for r in rows if r.widened and r.verdict != "not gated"]
+    noisy = [r for r in rows if r.verdict == "too noisy"]
+    if not (widened or noisy):
+        return None
+    med, top = gate_paired.load_during(doc)
+    load = (f"load average {med:.1f} (up to {top:.1f}) on {doc['context'].get('cpus', '?')} CPUs "
+            "during the rounds" if med is not None else "load not recorded")
+    text = (f"the machine was busy ({load}): the rounds disagreed, so {len(widened)} thresholds "
+            "were widened beyond their A/A floor (see the threshold column)")
+    if noisy:
+        text += (f"; {len(noisy)} benchmarks too noisy to judge at all (threshold above "
+                 f"{gate_paired.Thresholds().cap:.0%}): " + ", ".join(r.name for r in noisy[:4])
+                 + (", …" if len(noisy) > 4 else ""))
+    return Finding("performance", text, False)
+
+
+def _paired_part(new_dir: str, t: "gate_paired.Thresholds",
+                 findings: list[Finding]) -> list[str] | None:
+    """The interleaved comparison, or None when NEW_DIR holds no interleaved.json."""
+    from inputs import read_json
+    path = os.path.join(new_dir, gate_paired.FILE)
+    if not os.path.exists(path):
+        return None
+    out = ["## Performance, interleaved (interleaved.json)", ""]
+    doc, err = read_json(path)
+    if err or not isinstance(doc, dict):
+        findings.append(Finding("inputs", f"{err or 'interleaved.json is not an object'}: no "
+                                          "performance gate", True))
+        return out + [str(err), ""]
+    if doc.get("complete") is False:
+        findings.append(Finding("inputs", "interleaved.json is partial (complete: false): "
+                                          "only its rounds are judged", False))
+    rows = gate_paired.judge_all(doc, t)
+    for r in rows:
+        if r.verdict == "REGRESSION":
+            findings.append(Finding("performance", f"{r.name}: IDs/s {u.change(r.change)} "
+                                    f"(paired median of {r.n} interleaved rounds; the gate "
+                                    f"allows −{r.allowed:.1%})", True))
+    moved = [f"{r.name} {u.change(r.change)}" for r in rows if r.verdict == "control moved"]
+    if moved:
+        findings.append(Finding("performance", "controls without idbench code moved although "
+                                "the runs were interleaved: " + ", ".join(moved), False))
+    note = _paired_note(rows, doc)
+    if note:
+        findings.append(note)
+    ctx = doc.get("context") or {}
+    out += [f"{len(rows)} benchmarks, {len(doc.get('rounds') or [])} rounds of BASE and NEW run "
+            f"alternately (--benchmark_min_time {ctx.get('min_time', '?')} s, seed "
+            f"{ctx.get('seed', '?')}). Gate: the paired median log-ratio below −max(A/A floor, "
+            f"{gate_paired.Z:g} × its standard error); floors {t.floor_1t:g} at 1 thread, "
+            f"{t.floor_mt:g} at more (log units: {1 - math.exp(-t.floor_1t):.1%} and "
+            f"{1 - math.exp(-t.floor_mt):.1%} fewer IDs/s).", ""]
+    out += md_table(["benchmark", "BASE IDs/s", "NEW IDs/s", "paired change", "± SE", "rounds",
+                     "slowdown allowed", "verdict"],
+                    [[r.name, u.si(r.base_median), u.si(r.new_median), u.change(r.change),
+                      f"{r.se:.1%}", r.n, f"−{r.allowed:.1%}" + (" (widened)" if r.widened
+                                                                   else ""),
+                      ("control: " if r.control else "") + r.verdict] for r in rows])
+    return out + [""]
 
 
 def _quiet(verdict: str) -> bool:
@@ -496,16 +619,38 @@ def _verdict_part(findings: list[Finding], machine_noise: bool) -> list[str]:
     return out
 
 
+def _load(directory: str) -> Results:
+    """load_results, plus icount.json (bench/run_icount.py) when the directory has one."""
+    from inputs import read_json
+    results = load_results(directory)
+    results.icount = gate_icount.Icount()
+    if os.path.exists(os.path.join(directory, gate_icount.FILE)):
+        doc, err = read_json(os.path.join(directory, gate_icount.FILE))
+        results.icount = (gate_icount.load_icount(doc) if err is None else
+                          gate_icount.Icount(present=True, problems=[err]))
+    return results
+
+
 def run(base_dir: str, new_dir: str, alpha: float, tput: float, lat: float, min_reps: int,
-        allow_missing: bool, show_all: bool) -> tuple[int, str]:
-    base, new = load_results(base_dir), load_results(new_dir)
+        allow_missing: bool, show_all: bool, icount: float = 0.01,
+        paired_t: "gate_paired.Thresholds | None" = None) -> tuple[int, str]:
+    base, new = _load(base_dir), _load(new_dir)
     out = ["# idbench compare", "", f"BASE `{base_dir}` → NEW `{new_dir}`", ""]
     findings = _input_findings(base, new, allow_missing)
     out += _correctness_part(base, new, findings)
-    perf, machine_noise = _performance_part(
-        base, new, {"alpha": alpha, "tput": tput, "lat": lat, "min_reps": min_reps}, show_all,
-        findings)
-    out += perf + _locality_part(base, new) + _verdict_part(findings, machine_noise)
+    out += _real_faults_part(base, new, findings)
+    out += _icount_part(base, new, icount, findings)
+    paired = _paired_part(new_dir, paired_t or gate_paired.Thresholds(), findings)
+    if paired is not None:
+        out += paired
+        machine_noise = False
+        findings[:] = [f for f in findings if not f.what.startswith("bench.json is in neither")]
+    else:
+        perf, machine_noise = _performance_part(
+            base, new, {"alpha": alpha, "tput": tput, "lat": lat, "min_reps": min_reps},
+            show_all, findings)
+        out += perf
+    out += _locality_part(base, new) + _verdict_part(findings, machine_noise)
     return (1 if any(f.regression for f in findings) else 0), "\n".join(out) + "\n"
 
 
@@ -521,6 +666,12 @@ def main(argv=None) -> int:
                     default=_env_float("IDBENCH_GATE_LATENCY", 0.20))
     ap.add_argument("--min-repetitions", type=int,
                     default=int(_env_float("IDBENCH_GATE_MIN_REPS", 9)))
+    ap.add_argument("--icount-threshold", type=float,
+                    default=_env_float("IDBENCH_GATE_ICOUNT", 0.01))
+    ap.add_argument("--paired-floor-1t", type=float,
+                    default=_env_float("IDBENCH_GATE_PAIRED_1T", gate_paired.Thresholds.floor_1t))
+    ap.add_argument("--paired-floor-mt", type=float,
+                    default=_env_float("IDBENCH_GATE_PAIRED_MT", gate_paired.Thresholds.floor_mt))
     ap.add_argument("--allow-missing", action="store_true",
                     help="a result file missing from NEW is a note, not a failure")
     ap.add_argument("--all", action="store_true", help="list every benchmark, changed or not")
@@ -537,7 +688,8 @@ def main(argv=None) -> int:
             return 2
     status, text = run(args.base_dir, args.new_dir, args.alpha, args.throughput_threshold,
                        args.latency_threshold, args.min_repetitions, args.allow_missing,
-                       args.all)
+                       args.all, args.icount_threshold,
+                       gate_paired.Thresholds(args.paired_floor_1t, args.paired_floor_mt))
     sys.stdout.write(text)
     return status
 

@@ -16,11 +16,15 @@ import re
 from typing import Any, Callable
 
 import units as u
-from decision import decision_table
+import locality_rows as lr
+from decision import decision_table, locality_row_words
 from document import BAD, GOOD, WARN, Figure, Report, Section, Table  # noqa: F401 (re-exported)
-from inputs import Bench, Chaos, Locality, Real, Results, locality_generator, number
+from inputs import (Bench, Chaos, Locality, Real, Results, locality_generator, number,
+                    payload_of)
 from real_faults import RealFaults, real_faults_section
 from real_systems import durability_text, real_table
+from derived_ids_section import derived_ids_section
+from real_systems_locality import add_real_locality
 
 # The chaos scenarios drawn as timelines (issue 6).
 TIMELINE_SCENARIOS = ("ntp-step-back", "leap-second")
@@ -222,11 +226,53 @@ def _as_float(x):
 # locality
 
 
+def row_size_table(loc: Locality) -> Table | None:
+    """Leaf fill at every row size the matrix measured, one row per generator line and writer
+    count (generators with the same fill merged); None for a matrix of one row size."""
+    sizes = loc.row_sizes()
+    if len(sizes) < 2:
+        return None
+    rows = []
+    for w in lr.writer_counts(loc):
+        for label, line in lr.fill_lines(loc, w).items():
+            if w != 1 and all(" bigint" in part for part in label.split(" = ")):
+                continue  # the single-writer baselines, listed once under 1 writer
+            rows.append([label, str(w)] + [u.percent(line.get(p)) for p in sizes])
+    return Table(["generator", "writers"] + [locality_row_words(p) for p in sizes], rows,
+                 align="ll" + "r" * len(sizes),
+                 caption="Leaf fill (InnoDB model) against row size. Key-only rows put dozens "
+                         "of records on a page, so interleaved insert points share pages; "
+                         "with a realistic row each writer's insert point splits a page of "
+                         "its own. Generators with the same fill at every size share a line.")
+
+
+def row_size_flips(loc: Locality) -> list[str]:
+    """Sentences, both numbers each, for every verdict that flips between key-only rows and the
+    decision table's row size (or the largest measured, when that is key-only)."""
+    sizes = loc.row_sizes()
+    if len(sizes) < 2 or sizes[0] != 0:
+        return []
+    to = loc.decision_payload_bytes or sizes[-1]
+    out = []
+    for w in lr.writer_counts(loc):
+        by_top: dict[str, list] = {}
+        for f in lr.flips(lr.fill_lines(loc, w), 0, to):
+            by_top.setdefault(f.above_first, []).append(f)
+        for top, fs in by_top.items():
+            others = "; ".join(f"{f.below_first} ({u.percent(f.fills_lo[1])} → "
+                               f"{u.percent(f.fills_hi[1])})" for f in fs)
+            out.append(f"At {w} writer{'s' if w != 1 else ''}, {top} fills leaf pages to "
+                       f"{u.percent(fs[0].fills_lo[0])} with key-only rows but to "
+                       f"{u.percent(fs[0].fills_hi[0])} with {locality_row_words(to)}: better "
+                       f"than, then worse than, {others}.")
+    return out
+
+
 def locality_tables(loc: Locality) -> list[Table]:
     tables = []
     if loc.matrix:
         rows = []
-        for m in loc.matrix:
+        for m in loc.at_row():
             s = m.get("stream") if isinstance(m.get("stream"), dict) else {}
             rows.append([locality_generator(m), str(s.get("writers", u.DASH)),
                          str(s.get("arrival", u.DASH)), str(m.get("key_type", u.DASH)),
@@ -240,9 +286,14 @@ def locality_tables(loc: Locality) -> list[Table]:
         tables.append(Table(["generator", "writers", "arrival", "key", "engine", "rows",
                              "leaf pages", "leaf fill", "splits / 1k", "leaves touched / 1k",
                              "pool miss", "height"], rows, align="llllrrrrrrrr",
-                            caption="The InnoDB model on each generator's stream. Leaves touched "
+                            caption="The InnoDB model on each generator's stream, "
+                                    f"{locality_row_words(loc.decision_payload_bytes)} (the "
+                                    "decision table's row size). Leaves touched "
                                     "per 1,000 consecutive inserts and the miss rate of an LRU "
                                     "buffer pool show locality; fill and splits show waste."))
+        flips = row_size_table(loc)
+        if flips:
+            tables.append(flips)
     vrows = loc.validation_rows()
     if vrows:
         rows = []
@@ -258,15 +309,16 @@ def locality_tables(loc: Locality) -> list[Table]:
             ok = r.get("pass")
             verdict = (("ok", GOOD) if ok is True else ("FAIL", BAD) if ok is False else u.DASH)
             rows.append([str(r.get("stream", "?")), str(r.get("key_type", u.DASH)),
-                         pages("model"), pages("innodb"),
+                         str(payload_of(r)), pages("model"), pages("innodb"),
                          u.percent(err) if err is not None else u.DASH,
                          u.percent(tol, 0) if tol is not None else u.DASH, verdict,
                          fill("model"), fill("innodb"), fill("sqlite"), fill("postgres")])
         v = loc.validation or {}
         unavailable = v.get("unavailable") or []
-        tables.append(Table(["stream", "key", "model leaf pages", "InnoDB leaf pages", "error",
-                             "tolerance", "", "model fill", "InnoDB fill", "SQLite fill",
-                             "PostgreSQL fill"], rows, align="llrrrrlrrrr",
+        tables.append(Table(["stream", "key", "payload B", "model leaf pages",
+                             "InnoDB leaf pages", "error", "tolerance", "", "model fill",
+                             "InnoDB fill", "SQLite fill", "PostgreSQL fill"], rows,
+                            align="llrrrrrlrrrr",
                             caption="The model against the real engines on the same stream. "
                                     "InnoDB (MariaDB) is the one the model must match; SQLite and "
                                     "PostgreSQL split pages by their own rules and are shown "
@@ -468,6 +520,7 @@ def real_section(real: Real, summary: dict) -> Section:
                                          "request_size", "ids_per_s", "ids_per_s_per_client",
                                          "requests", "latency_ns", "adapter_counters", "error")}
                   for c in real.cells]}
+    add_real_locality(s, real, summary)
     return s
 
 
@@ -484,6 +537,17 @@ def locality_section(loc: Locality, figures: Figures, summary: dict) -> Section:
                 "random leaf). Grey lines: 15/16 and ln 2.",
                 lambda c: c.locality_chart(loc),
                 None if loc.matrix else "locality.json has no matrix entries")
+    figures.add(s, "locality-rows", "Leaf fill against row size (InnoDB model)",
+                "Leaf fill of each generator's stream as the row grows from key-only to "
+                f"{u.count(max(loc.row_sizes(), default=0))} bytes beside the key, one panel "
+                "per writer count. A circle marks a crossover: the two generators swap places "
+                "between those row sizes, so a verdict read from key-only rows is reversed for "
+                "the real table.",
+                lambda c: c.row_size_chart(loc),
+                None if len(loc.row_sizes()) > 1 else "the matrix measured one row size")
+    flips = row_size_flips(loc)
+    if flips:
+        s.p("Verdicts that flip with the row: " + " ".join(flips))
     figures.add(s, "locality-engines", "The model beside the real engines",
                 "The same streams inserted into the model and into real MariaDB InnoDB, SQLite "
                 "and PostgreSQL. The model must match InnoDB (its leaf pages are in the table "
@@ -503,11 +567,15 @@ def locality_section(loc: Locality, figures: Figures, summary: dict) -> Section:
     summary["locality"] = {
         "matrix": [{"generator": locality_generator(m),
                     "writers": (m.get("stream") or {}).get("writers"),
+                    "payload_bytes": payload_of(m),
                     **{k: m.get(k) for k in ("engine", "key_type", "rows", "leaf_pages",
                                              "avg_leaf_fill", "splits_per_1k",
                                              "distinct_leaves_per_1k", "pool_miss_rate")}}
                    for m in loc.matrix],
-        "validation_pass": v.get("pass") if loc.validation else None}
+        "validation_pass": v.get("pass") if loc.validation else None,
+        "decision_payload_bytes": loc.decision_payload_bytes,
+        "row_sizes": loc.row_sizes(),
+        "flips": flips}
     return s
 
 
@@ -580,7 +648,8 @@ def build_report(results: Results, charts_module=None, now: dt.datetime | None =
                 real_section(results.bench.real, summary),
                 locality_section(results.locality, figures, summary),
                 chaos_section(results.chaos, figures, summary),
-                real_faults_section(results.real_faults or RealFaults(), figures, summary)]
+                real_faults_section(results.real_faults or RealFaults(), figures, summary),
+                derived_ids_section(results.directory, figures, summary)]
     report = Report("idbench report", summary["generated_utc"], results.directory, sections,
                     summary)
     summary["charts"] = _draw(report)

@@ -18,6 +18,7 @@ from document import BAD, Table
 from inputs import Bench, Chaos, Locality, Results, locality_generator, locality_variants, number
 from real_faults import scheme_fault_text, systems_of_scheme
 from real_systems import real_schemes, scheme_cell
+from real_systems_locality import with_real_locality
 
 
 @dataclass(frozen=True)
@@ -135,10 +136,12 @@ def _lower_bound(results: Results, shown: str | None, cells: tuple[str, str],
 
 
 def _locality_cells(loc: Locality, s: Scheme, shown: str | None, d: dict) -> tuple[str, str]:
-    """Leaf fill per writer count, and splits and pool misses at the most writers (the model)."""
+    """Leaf fill per writer count, and splits and pool misses at the most writers (the model),
+    at the row size the table describes (loc.decision_payload_bytes)."""
+    at_row = loc.at_row()
     loc_shown = _first_present((shown,) + s.variants,
-                               [g for g in map(locality_generator, loc.matrix) if g in s.variants])
-    entries = [m for m in loc.matrix if locality_generator(m) == loc_shown]
+                               [g for g in map(locality_generator, at_row) if g in s.variants])
+    entries = [m for m in at_row if locality_generator(m) == loc_shown]
     if not entries:
         return ("not measured",) * 2 if loc.present else ("locality.json missing",) * 2
     fills = {(m.get("stream") or {}).get("writers"): number(m.get("avg_leaf_fill"))
@@ -146,7 +149,8 @@ def _locality_cells(loc: Locality, s: Scheme, shown: str | None, d: dict) -> tup
     most = max(entries, key=lambda m: number((m.get("stream") or {}).get("writers")) or 0)
     splits, miss = number(most.get("splits_per_1k")), number(most.get("pool_miss_rate"))
     ws = sorted(k for k in fills if k is not None)
-    d.update(leaf_fill_by_writers={str(k): fills[k] for k in ws},
+    d.update(locality_payload_bytes=loc.decision_payload_bytes,
+             leaf_fill_by_writers={str(k): fills[k] for k in ws},
              splits_per_1k_most_writers=splits, pool_miss_rate_most_writers=miss)
     return (" · ".join(u.percent(fills[k], 0) for k in ws),
             f"{u.fixed(splits, 1)} · {u.percent(miss, 1)}")
@@ -204,6 +208,7 @@ def _row(results: Results, s: Scheme, layout: str | None) -> tuple[list, dict]:
     speed, tail = _lower_bound(results, shown, _speed_cells(results.bench, shown, layout, d), d)
     real = scheme_cell(results.bench.real, s.name, s.variants, d)
     fill, locality = _locality_cells(results.locality, s, shown, d)
+    fill = with_real_locality(fill, results.bench.real, s.name, s.variants, d)
     timed = any(v in {c.get("variant") for c in results.chaos.ran()} for v in s.variants)
     chaos = d["chaos"] = scheme_chaos(results.chaos, s.variants) if timed else {}
     sortable = s.words.sortable
@@ -222,12 +227,18 @@ def _row(results: Results, s: Scheme, layout: str | None) -> tuple[list, dict]:
             tail, real, fill, locality, clock], d
 
 
+def locality_row_words(payload: int) -> str:
+    """Which rows the locality figures describe, for a column header."""
+    return "key-only rows" if payload == 0 else f"rows of key + {payload} B"
+
+
 REAL_COLUMN = "real system, 1 ID/request: IDs/s per client · at T clients, p99 round trip"
 
 
 def decision_table(results: Results) -> tuple[Table, list[dict], list[str]]:
     """The table, the figures behind each row (for summary.json), and the notes under it."""
     layout = _first_present((PREFERRED_LAYOUT,), results.bench.layouts("generate"))
+    rows_words = locality_row_words(results.locality.decision_payload_bytes)
     rows, data, notes = [], [], []
     for s in schemes(results):
         row, d = _row(results, s, layout)
@@ -237,7 +248,8 @@ def decision_table(results: Results) -> tuple[Table, list[dict], list[str]]:
             notes.append(f"{s.name}: {s.words.note}.")
     t = Table(["scheme (variant)", "sortable", "made where", "ops burden", "pick when",
                f"IDs/s 1 · 2 threads ({layout or '?'})", "p99 · p99.9, 2 threads",
-               REAL_COLUMN, "leaf fill 1 · 8 writers", "splits/1k · pool miss, 8 writers",
+               REAL_COLUMN, f"leaf fill 1 · 8 writers, {rows_words}",
+               f"splits/1k · pool miss, 8 writers, {rows_words}",
                "clock faults"],
               rows, align="lllllllllll",
               caption="The seeds' decision table (BRIEF §7), each row with this run's numbers. "

@@ -93,6 +93,22 @@ def read_json(path: str) -> tuple[Any, str | None]:
         return None, f"{name} is not valid JSON ({e.msg} at line {e.lineno}): half-written or corrupt"
 
 
+def opened(doc: Any, result: Any, name: str, context: str | None = "context") -> dict | None:
+    """The preamble every loader shares: `doc` when it is a JSON object, else None after
+    noting in `result.problems` that `name` is not one. With `context` (the key of the
+    run-context block; None: no block to read) the block is read into `result.run_context`,
+    and its absence noted."""
+    if not isinstance(doc, dict):
+        result.problems.append(f"{name} is not a JSON object: nothing read")
+        return None
+    if context is not None:
+        result.run_context = run_context_of(doc.get(context))
+        if result.run_context is None:
+            result.problems.append(f"{name} has no context block: machine, commit and date "
+                                   "unknown")
+    return doc
+
+
 # ---------------------------------------------------------------------------------------------
 # The variant description (`idbench list --json`)
 
@@ -246,8 +262,7 @@ def parse_bench_name(name: str, threads_field: Any) -> tuple[str, str, str | Non
 
 def load_bench(doc: Any) -> Bench:
     b = Bench(present=True)
-    if not isinstance(doc, dict):
-        b.problems.append("bench.json is not a JSON object: nothing read")
+    if opened(doc, b, "bench.json", context=None) is None:
         return b
     b.real = load_real(doc.get(REAL_KEY)) if REAL_KEY in doc else Real(problems=[REAL_ABSENT])
     b.problems += b.real.problems
@@ -319,15 +334,41 @@ class Real:
     config: dict = field(default_factory=dict)
     systems: list[dict] = field(default_factory=list)
     cells: list[dict] = field(default_factory=list)
+    # The locality of the systems' real IDs (bench/real/real_locality.hpp): one entry per
+    # (system, client count); empty when the run carried none.
+    locality: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+
+
+REAL_LOCALITY_ABSENT = ("bench.json's real_systems has no 'locality' list: the locality of the "
+                        "real systems' IDs was not measured (idbench real --locality-rows)")
+
+
+def load_real_locality(doc: dict, r: Real) -> None:
+    """The real run's locality passes into `r`; a missing or malformed list is a sentence."""
+    entries = doc.get("locality")
+    if entries is None:
+        r.problems.append(REAL_LOCALITY_ABSENT)
+        return
+    if not isinstance(entries, list):
+        r.problems.append("bench.json's real_systems 'locality' is not a list: ignored")
+        return
+    r.locality = [e for e in entries if isinstance(e, dict) and isinstance(e.get("system"), str)]
+    if len(r.locality) < len(entries):
+        r.problems.append(f"{len(entries) - len(r.locality)} real-system locality entries are "
+                          "not objects naming a system: left out")
+    failed = [e for e in r.locality if e.get("error")]
+    if failed:
+        r.problems.append(f"{len(failed)} real-system locality pass"
+                          f"{'es' if len(failed) != 1 else ''} failed (their errors are in the "
+                          "Real systems section)")
 
 
 def load_real(doc: Any) -> Real:
     r = Real(present=True)
-    if not isinstance(doc, dict):
-        r.problems.append("bench.json's real_systems is not a JSON object: nothing read")
+    if opened(doc, r, "bench.json's real_systems", context=None) is None:
         return r
-    r.run_context = run_context_of(doc.get("context"))
+    r.run_context = run_context_of(doc.get("context"))  # optional: bench.json has the run's
     r.complete = doc.get("complete") if isinstance(doc.get("complete"), bool) else None
     if isinstance(doc.get("config"), dict):
         r.config = doc["config"]
@@ -337,6 +378,7 @@ def load_real(doc: Any) -> Real:
         r.problems.append("bench.json's real_systems has no 'cells' list: nothing to show")
         return r
     r.cells = [c for c in cells if isinstance(c, dict)]
+    load_real_locality(doc, r)
     if r.complete is False:
         r.problems.append(f"the real-system bench is partial: {len(r.cells)} of "
                           f"{doc.get('planned', '?')} cells ran (complete: false)")
@@ -361,10 +403,28 @@ class Locality:
     matrix: list[dict] = field(default_factory=list)
     validation: dict | None = None  # the --validate object, or None when not run
     problems: list[str] = field(default_factory=list)
+    # The row size (payload bytes beside the key) the decision table describes; a matrix from
+    # before row sizes were an axis measured key-only rows (0).
+    decision_payload_bytes: int = 0
 
     def validation_rows(self) -> list[dict]:
         rows = (self.validation or {}).get("validation")
         return [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
+
+    def row_sizes(self) -> list[int]:
+        """The payload sizes the matrix measured, ascending."""
+        return sorted({payload_of(m) for m in self.matrix})
+
+    def at_row(self, payload: int | None = None) -> list[dict]:
+        """The matrix entries at one row size (default: the decision table's)."""
+        want = self.decision_payload_bytes if payload is None else payload
+        return [m for m in self.matrix if payload_of(m) == want]
+
+
+def payload_of(entry: dict) -> int:
+    """A matrix entry's or validation row's payload bytes beside the key (absent: 0)."""
+    p = number(entry.get("payload_bytes"))
+    return int(p) if p is not None else 0
 
 
 def locality_variants(loc: Locality) -> list[str]:
@@ -392,13 +452,8 @@ def locality_generator(entry: dict) -> str:
 
 def load_locality(doc: Any) -> Locality:
     loc = Locality(present=True)
-    if not isinstance(doc, dict):
-        loc.problems.append("locality.json is not a JSON object: nothing read")
+    if opened(doc, loc, "locality.json") is None:
         return loc
-    loc.run_context = run_context_of(doc.get("context"))
-    if loc.run_context is None:
-        loc.problems.append("locality.json has no context block: machine, commit and date "
-                            "unknown")
     if doc.get("complete") is False:
         loc.problems.append("locality.json is a partial matrix (complete: false): the streams "
                             "after the last one written are missing")
@@ -412,6 +467,10 @@ def load_locality(doc: Any) -> Locality:
             loc.problems.append("some locality.json matrix entries lack " + ", ".join(lacking))
     else:
         loc.problems.append("locality.json has no 'matrix' list: the model's figures are missing")
+    decision = number(doc.get("decision_payload_bytes"))
+    sizes = {payload_of(m) for m in loc.matrix}
+    loc.decision_payload_bytes = (int(decision) if decision is not None and int(decision) in sizes
+                                  else min(sizes, default=0))
     if "validation" not in doc:
         loc.problems.append("locality.json has no 'validation' key: model-vs-engine check unknown")
     elif doc["validation"] is None:
@@ -458,14 +517,10 @@ def load_chaos(doc: Any) -> Chaos:
     ch = Chaos(present=True)
     if isinstance(doc, list):  # a bare list of `idbench chaos --json` objects
         doc = {"cells": doc}
-    if not isinstance(doc, dict):
-        ch.problems.append("chaos.json is not a JSON object: nothing read")
+    if isinstance(doc, dict) and "cells" not in doc and "scenario" in doc:
+        doc = {"context": doc.get("context"), "cells": [doc], "complete": True}  # one run's JSON
+    if opened(doc, ch, "chaos.json") is None:
         return ch
-    if "cells" not in doc and "scenario" in doc:  # one `idbench chaos --json` run
-        doc = {"context": doc.get("context"), "cells": [doc], "complete": True}
-    ch.run_context = run_context_of(doc.get("context"))
-    if ch.run_context is None:
-        ch.problems.append("chaos.json has no context block: machine, commit and date unknown")
     if isinstance(doc.get("config"), dict):
         ch.config = doc["config"]
     ch.complete = doc.get("complete") if isinstance(doc.get("complete"), bool) else None

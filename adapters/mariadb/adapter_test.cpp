@@ -169,6 +169,17 @@ TEST_F(AdapterTest, ABadSchemeOrRequestExits2WithOneLine) {
   EXPECT_NE(f.err.find("bad request '0'"), std::string::npos) << f.err;
   Adapter no_env({"uuid"}, "");
   EXPECT_EQ(no_env.finish().status, 2);
+  // (Built piece by piece: g++ 12 -O3 warns falsely on "," + s, -Wrestrict.)
+  std::string leading(1, ',');
+  leading.append(one());
+  std::string doubled = one();
+  doubled.append(",,").append(one());
+  for (const std::string& sockets : {one() + ",", leading, doubled}) {
+    Adapter empty_entry({"uuid"}, sockets);
+    const Finished e = empty_entry.finish();
+    EXPECT_EQ(e.status, 2) << sockets;
+    EXPECT_NE(e.err.find("has an empty entry"), std::string::npos) << e.err;
+  }
 }
 
 TEST_F(AdapterTest, NoServerExits1NamingTheSchemeAndTheError) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "adapters/mariadb/client.hpp"
+#include "plumbing/comma_list.hpp"
 
 namespace {
 
@@ -34,13 +35,9 @@ constexpr unsigned long kMaxRequest = 1'000'000;  // external::kMaxRequest
 std::vector<std::string> sockets_from_env() {
   const char* env = std::getenv("IDBENCH_MARIADB_SOCKETS");
   if (!env || !*env) throw UsageError("IDBENCH_MARIADB_SOCKETS is not set (comma-separated sockets)");
-  std::vector<std::string> out;
-  std::string text(env);
-  for (std::size_t start = 0; start <= text.size();) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    if (comma == start) throw UsageError("IDBENCH_MARIADB_SOCKETS has an empty entry: " + text);
-    out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
+  std::vector<std::string> out = idbench::plumbing::split_commas(env);
+  if (std::find(out.begin(), out.end(), "") != out.end()) {
+    throw UsageError(std::string("IDBENCH_MARIADB_SOCKETS has an empty entry: ") + env);
   }
   return out;
 }

@@ -24,14 +24,7 @@ export TMPDIR=$work
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 
-# Processes whose command line or working directory is inside $work (a server, its children).
-leftovers() {
-  for p in /proc/[0-9]*; do
-    cwd=$(readlink "$p/cwd" 2>/dev/null) || continue
-    cmd=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline") || continue
-    case "$cwd $cmd" in *"$work/idbench-"*) echo "${p#/proc/} $cmd" ;; esac
-  done
-}
+. "$(dirname "$0")/../../plumbing/leftovers.sh"  # no_process_left
 
 # Waits (at most 120 s) until the run's server answers on its socket; 1 if it never does.
 wait_for_server() {
@@ -48,16 +41,7 @@ wait_for_server() {
 }
 
 # Waits (at most ~30 s) for every leftover process to go; prints and kills what stays.
-no_process_left() {
-  i=0
-  while [ -n "$(leftovers)" ] && [ $i -lt 30 ]; do sleep 1; i=$((i + 1)); done
-  left=$(leftovers)
-  if [ -n "$left" ]; then
-    fail "$1 left processes behind:"
-    echo "$left"
-    echo "$left" | while read -r pid _; do kill -9 "$pid" 2>/dev/null; done
-  fi
-}
+leftovers_gone() { no_process_left "$work/idbench-" 30 1 "$1 left processes behind:" || failed=1; }
 
 seq 1 3000000 >"$work/keys.txt"
 
@@ -67,7 +51,7 @@ run=$!
 if wait_for_server $run; then
   kill -9 $run
   wait $run 2>/dev/null
-  no_process_left "kill -9"
+  leftovers_gone "kill -9"
   ls -d "$work"/idbench-"$engine"-"$run"-* >/dev/null 2>&1 ||
     fail "expected the killed run's directory to be left for the sweep"
 else
@@ -90,7 +74,7 @@ if wait_for_server $run; then
   wait $run
   status=$?
   [ $status -eq 130 ] || { fail "an interrupted run exited $status, not 130:"; cat "$work/err3"; }
-  no_process_left "SIGINT"
+  leftovers_gone "SIGINT"
   left=$(ls -d "$work"/idbench-* 2>/dev/null)
   [ -z "$left" ] || fail "SIGINT left its directory: $left"
 else

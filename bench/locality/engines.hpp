@@ -35,8 +35,14 @@ namespace idbench::locality {
 
 struct TableSpec {
   KeyType key_type = KeyType::bigint;
-  int payload_bytes = 0;  // a fixed-length NOT NULL binary column, 0..255 bytes
+  // Fixed-length NOT NULL binary columns beside the key, 0..max_payload_bytes(key) bytes in
+  // all (real tables: BINARY(255) columns and one for the rest, see sql::payload_columns).
+  int payload_bytes = 0;
 };
+
+// Throws idbench::Error (one sentence: the limit, and what InnoDB does beyond it) when the
+// payload is negative or its record would not be stored in-page (InnodbPage::kMaxRecordBytes).
+void check_table(const TableSpec& table);
 
 // Every figure an engine can report; absent ones are std::nullopt (null in JSON).
 struct Metrics {
@@ -93,6 +99,10 @@ std::string hex16(const Id& id);
 // (order-preserving) — only when the stream holds such keys, since the shift changes how
 // SQLite sizes small integers.
 bool needs_signed_shift(const KeyStream& stream);
+// The widths of the fixed-length columns that hold `payload_bytes`: BINARY(M) takes M ≤ 255,
+// so 1,000 bytes are 255, 255, 255, 235. Fixed-length NOT NULL columns add no length byte
+// and no null bitmap to an InnoDB record, so the record is the model's, byte for byte.
+std::vector<int> payload_columns(int payload_bytes);
 std::int64_t signed_key(std::uint64_t key, bool shift);
 }  // namespace sql
 

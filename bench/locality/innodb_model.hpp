@@ -68,7 +68,22 @@ struct InnodbPage {
   static constexpr int kChildPageNo = 4;               // REC_NODE_PTR_SIZE
   // page_dir_calc_reserved_space(n): one 2-byte slot per PAGE_DIR_SLOT_MIN_N_OWNED (4) records.
   static constexpr int dir_reserved(long n) { return static_cast<int>((2 * n + 3) / 4); }
+  // The largest record InnoDB keeps in-page: dict_index_too_big_for_tree (dict0dict.cc) and
+  // page_zip_rec_needs_ext (page0zip.h) require rec_size < page_get_free_space_of_empty() / 2
+  // = 8,126 bytes, so that two records always fit one page. Beyond it, DYNAMIC rows move
+  // their longest variable-length columns off-page (a 20-byte BTR_EXTERN_FIELD_REF stays in
+  // the record, the value goes to overflow pages of its own); a row of fixed-length columns
+  // cannot shrink so, and CREATE TABLE fails with "Row size too large (> 8126)". The model
+  // stores every record in-page and refuses larger ones rather than model overflow pages.
+  static constexpr int kMaxRecordBytes = kUsable / 2 - 1;
 };
+
+// The largest fixed-length payload beside a key of `key_bytes` that keeps a clustered-index
+// leaf record in-page: 8,099 B for BIGINT, 8,091 B for BINARY(16).
+constexpr int max_payload_bytes(int key_bytes) {
+  return InnodbPage::kMaxRecordBytes - (InnodbPage::kRecordHeader + key_bytes +
+                                        InnodbPage::kTrxIdBytes + InnodbPage::kRollPtrBytes);
+}
 
 // How the split point is chosen. Only `innodb` is InnoDB; `middle_only` ignores
 // PAGE_LAST_INSERT (no sequential split, no reserve) and exists as a planted defect, so the
@@ -77,7 +92,7 @@ enum class SplitRule { innodb, middle_only };
 
 struct ModelOptions {
   int key_bytes = 8;      // BIGINT: 8, BINARY(16): 16
-  int payload_bytes = 0;  // a fixed-length NOT NULL column beside the key
+  int payload_bytes = 0;  // fixed-length NOT NULL columns beside the key, 0..max_payload_bytes()
   SplitRule split_rule = SplitRule::innodb;
   // Record every leaf page read or created, for the window and buffer-pool metrics.
   bool trace = true;

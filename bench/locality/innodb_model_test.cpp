@@ -33,6 +33,23 @@ TEST(InnodbModel, RecordSizesFollowCompactFormat) {
   EXPECT_EQ(binary16.leaf_record_bytes(), 44);
 }
 
+// dict_index_too_big_for_tree: a record must stay below half an empty page (8,126 B) to be
+// stored in-page; the model takes every such record and refuses the first that is not.
+TEST(InnodbModel, RecordsUpToTheInPageLimitAreModelledAndLargerOnesRefused) {
+  EXPECT_EQ(InnodbPage::kMaxRecordBytes, 8125);
+  EXPECT_EQ(max_payload_bytes(8), 8125 - kBigintRecord);
+  EXPECT_EQ(max_payload_bytes(16), 8125 - kBigintRecord - 8);
+  for (const int key : {8, 16}) {
+    InnodbModel<std::uint64_t> model({.key_bytes = key, .payload_bytes = max_payload_bytes(key)});
+    for (std::uint64_t k = 1; k <= 200; ++k) model.insert(k);
+    // Two records of ~8 KiB per 16 KiB page (the first leaf, split off the raised root, one).
+    EXPECT_EQ(model.leaf_pages(), 101u) << key;
+    EXPECT_THROW(InnodbModel<std::uint64_t>(
+                     {.key_bytes = key, .payload_bytes = max_payload_bytes(key) + 1}),
+                 std::invalid_argument);
+  }
+}
+
 TEST(InnodbModel, AscendingInsertsKeepOneSixteenthFreeAndSplitAtTheNewRecord) {
   InnodbModel<std::uint64_t> model({.key_bytes = 8});
   const int cap = sequential_capacity(kBigintRecord);

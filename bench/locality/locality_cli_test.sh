@@ -42,6 +42,15 @@ expect 0 "cas on the wide layout" loc --variant cas --layout wide --rows 2000
 expect 3 "a layout whose lifetime ended is a refusal" loc --variant cas --layout baidu --rows 2000
 expect_err "lifetime ended" "the refusal says why"
 
+# Issue 12: payloads up to InnoDB's in-page record limit (8099 B beside a bigint); beyond it
+# one line says why (off-page storage is not modelled).
+expect 0 "--payload-bytes 1000" loc --synthetic sequential --rows 2000 --payload-bytes 1000
+expect 0 "--payload-bytes at the limit" loc --synthetic sequential --rows 200 --payload-bytes 8099
+expect 2 "--payload-bytes beyond the limit" loc --synthetic sequential --rows 200 --payload-bytes 8100
+expect_err "off-page" "beyond the limit says what InnoDB does"
+expect 2 "negative --payload-bytes" loc --synthetic sequential --rows 200 --payload-bytes -1
+expect_err "--payload-bytes must be ≥ 0" "negative payload names the bound"
+
 # Item 13: never exit 0 with an empty or partial dump.
 for rows in 300 10000; do
   expect 2 "--dump-keys /dev/full ($rows keys)" loc --synthetic sequential --rows "$rows" \

@@ -66,17 +66,18 @@ class MariadbEngine final : public Engine {
     {
       std::ofstream sql(sql_path);
       sql << "DROP DATABASE IF EXISTS idb; CREATE DATABASE idb; USE idb;\n";
-      // Only the key (and an optional fixed payload): the row is exactly what the model sizes.
+      // Only the key and fixed-length payload columns: the row is exactly what the model sizes.
+      std::string columns, payload;
+      const std::vector<int> widths = sql::payload_columns(table.payload_bytes);
+      for (std::size_t c = 0; c < widths.size(); ++c) {
+        columns += fmt::format(", p{} BINARY({}) NOT NULL", c, widths[c]);
+        payload += fmt::format(", REPEAT('x', {})", widths[c]);
+      }
       sql << fmt::format(
           "CREATE TABLE t (id {} NOT NULL PRIMARY KEY{}) ENGINE=InnoDB ROW_FORMAT=DYNAMIC "
           "STATS_PERSISTENT=1 STATS_AUTO_RECALC=0;\n",
-          binary ? "BINARY(16)" : "BIGINT UNSIGNED",
-          table.payload_bytes > 0
-              ? fmt::format(", payload BINARY({}) NOT NULL", table.payload_bytes)
-              : "");
+          binary ? "BINARY(16)" : "BIGINT UNSIGNED", columns);
       sql << "SET GLOBAL innodb_monitor_reset = 'index_page_splits';\n";
-      const std::string payload =
-          table.payload_bytes > 0 ? fmt::format(", REPEAT('x', {})", table.payload_bytes) : "";
       // Multi-row INSERTs keep arrival order within and across statements.
       constexpr std::size_t kBatch = 2000;
       for (std::size_t i = 0; i < stream.keys.size(); i += kBatch) {

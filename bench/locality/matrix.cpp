@@ -25,9 +25,10 @@ std::string minutes(double seconds) {
 
 std::string label_of(const RunSpec& r) {
   const StreamSpec& s = r.stream;
-  if (s.variant.empty()) return fmt::format("{} bigint", to_string(s.synthetic));
-  return fmt::format("{}, {} writer{}, {}/ms", s.variant, s.writers, s.writers == 1 ? "" : "s",
-                     s.rate);
+  const std::string row = fmt::format(", {} B payload", r.payload_bytes);
+  if (s.variant.empty()) return fmt::format("{} bigint{}", to_string(s.synthetic), row);
+  return fmt::format("{}, {} writer{}, {}/ms{}", s.variant, s.writers, s.writers == 1 ? "" : "s",
+                     s.rate, row);
 }
 
 // The document, rewritten whole after every step (temp + rename). A target that is not a
@@ -35,8 +36,13 @@ std::string label_of(const RunSpec& r) {
 // rewritten.
 class MatrixFile {
  public:
-  explicit MatrixFile(std::string path) : path_(std::move(path)) {
-    doc_ = {{"context", context_json()}, {"complete", false}, {"matrix", nlohmann::json::array()}};
+  MatrixFile(std::string path, const std::vector<int>& row_sizes, int decision_payload_bytes)
+      : path_(std::move(path)) {
+    doc_ = {{"context", context_json()},
+            {"complete", false},
+            {"row_sizes", row_sizes},
+            {"decision_payload_bytes", decision_payload_bytes},
+            {"matrix", nlohmann::json::array()}};
     // A matrix killed mid-write (SIGINT, SIGKILL) left its temp file: swept here.
     plumbing::sweep_stale_temp_files(std::filesystem::path(path_).parent_path().string());
     plumbing::OutputFile first(path_);  // an unwritable --out fails now, before measuring
@@ -102,6 +108,7 @@ nlohmann::json cross_check(const MatrixOptions& options, const Progress& progres
       fmt::format("cross-check against real engines ({} rows; minutes)", options.validate_rows));
   ValidationOptions v;
   v.rows = options.validate_rows;
+  v.payloads = options.validate_payloads;
   v.progress = options.progress;
   ValidationReport report;
   try {
@@ -124,13 +131,16 @@ int run_matrix(const MatrixOptions& options) {
   if (options.out.empty()) throw Error("--matrix needs --out FILE");
   check_rows(options.rows, "--rows");
   check_rows(options.validate_rows, "--validate-rows");
-  const std::vector<RunSpec> runs = plan_matrix(options.rows);
+  const std::vector<int> row_sizes = matrix_row_sizes(options);
+  for (const int payload : row_sizes) check_table({KeyType::binary16, payload});
+  for (const int payload : options.validate_payloads) check_table({KeyType::binary16, payload});
+  const std::vector<RunSpec> runs = plan_matrix(options.rows, row_sizes);
   // SIGINT/SIGTERM/SIGHUP only raise a flag while the matrix runs: a signal that arrived
   // during a write of the JSON would otherwise kill the process between the temp file and the
   // rename. The flag is read between runs (and every few thousand keys inside the model), so
   // the command unwinds with Interrupted and the JSON holds every finished run.
   const plumbing::InterruptGuard guard;
-  MatrixFile file(options.out);
+  MatrixFile file(options.out, row_sizes, options.decision_payload_bytes);
   const Progress progress(options.progress);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     progress.run(i, runs.size(), fmt::format("{} ({} rows)", label_of(runs[i]), options.rows));

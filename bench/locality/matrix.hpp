@@ -1,10 +1,16 @@
 // matrix.hpp — the default locality matrix (`idbench locality --matrix`, `./run.sh locality`).
 //
-//   * the InnoDB model, `rows` rows, for every registry variant whose description has
-//     `defaults.locality` × {1, 8} writers at 50 IDs per ms (round-robin), then the sequential
-//     and uniform random BIGINT baselines;
-//   * the model-vs-real-engine cross-check (validate.hpp) at `validate_rows` rows when
-//     mariadbd is installed — it also runs SQLite and, if installed, PostgreSQL.
+//   * the InnoDB model, `rows` rows, at every row size of `row_sizes` (payload bytes beside
+//     the key: key-only and the validated realistic sizes, plus the user's own, see
+//     validate.hpp kValidationPayloads): every registry variant whose description has
+//     `defaults.locality` × {1, 8} writers at 50 IDs per ms (round-robin), then the
+//     sequential and uniform random BIGINT baselines;
+//   * the model-vs-real-engine cross-check (validate.hpp) at `validate_rows` rows and the
+//     row sizes `validate_payloads` when mariadbd is installed — it also runs SQLite and, if
+//     installed, PostgreSQL. By default key-only and 250 B; `--full` takes all four sizes.
+//
+// The document names the row size the report's decision table describes
+// ("decision_payload_bytes") and the row sizes measured ("row_sizes").
 //
 // The JSON (results_json.hpp) is rewritten through plumbing::OutputFile (temp + rename) after
 // every run, so an interrupted matrix keeps what it measured ("complete": false, and no
@@ -25,12 +31,23 @@
 #include <vector>
 
 #include "bench/locality/single_run.hpp"
+#include "bench/locality/validate.hpp"
 
 namespace idbench::locality {
 
+// The row size the decision table describes unless the user gives theirs: a typical OLTP row
+// (orders, users, sessions), not key-only — no real table is key-only, and the verdicts flip
+// with the row (issue 12).
+inline constexpr int kDecisionPayloadBytes = 250;
+// The cross-check's row sizes unless `full`: key-only and the decision's typical row.
+inline const std::vector<int> kMatrixValidatePayloads = {0, 250};
+
 struct MatrixOptions {
   std::uint64_t rows = 1'000'000;
+  std::vector<int> row_sizes = kValidationPayloads;
+  int decision_payload_bytes = kDecisionPayloadBytes;  // added to row_sizes when not there
   std::uint64_t validate_rows = 300'000;
+  std::vector<int> validate_payloads = kMatrixValidatePayloads;
   bool validate = true;  // the cross-check, when mariadbd is installed
   std::string out;       // the JSON file; required
   std::ostream* progress = nullptr;
@@ -40,8 +57,12 @@ struct MatrixOptions {
 inline constexpr std::uint64_t kQuickRows = 100'000;
 inline constexpr std::uint64_t kQuickValidateRows = 30'000;
 
-// The model runs, in order (the registry's order, 1 then 8 writers, then the baselines).
-std::vector<RunSpec> plan_matrix(std::uint64_t rows);
+// The model runs, in order: for each row size (ascending), the registry's order, 1 then 8
+// writers, then the baselines.
+std::vector<RunSpec> plan_matrix(std::uint64_t rows, const std::vector<int>& row_sizes = {0});
+
+// The row sizes a matrix measures: `options.row_sizes` and the decision's, sorted, unique.
+std::vector<int> matrix_row_sizes(const MatrixOptions& options);
 
 int run_matrix(const MatrixOptions& options);
 

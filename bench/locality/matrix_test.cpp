@@ -37,6 +37,30 @@ TEST(LocalityMatrix, PlanIsEveryLocalityVariantAtOneAndEightWritersThenTheBaseli
   EXPECT_EQ(plan[i + 1].stream.synthetic, Synthetic::random);
 }
 
+// Row size is an axis (issue 12): the same streams at every row size, key-only first.
+TEST(LocalityMatrix, EveryStreamRunsAtEveryRowSize) {
+  const auto one = plan_matrix(1000, {0});
+  const auto plan = plan_matrix(1000, {0, 250, 1000});
+  ASSERT_EQ(plan.size(), 3 * one.size());
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    EXPECT_EQ(plan[i].payload_bytes, std::vector<int>({0, 250, 1000})[i / one.size()]);
+    EXPECT_EQ(plan[i].stream.variant, one[i % one.size()].stream.variant);
+    EXPECT_EQ(plan[i].stream.writers, one[i % one.size()].stream.writers);
+  }
+}
+
+TEST(LocalityMatrix, TheUsersRowSizeJoinsTheAxisAndNamesTheDecisionRow) {
+  MatrixOptions o;
+  o.decision_payload_bytes = 500;
+  EXPECT_EQ(matrix_row_sizes(o), (std::vector<int>{0, 100, 250, 500, 1000}));
+  o.decision_payload_bytes = 100;
+  EXPECT_EQ(matrix_row_sizes(o), (std::vector<int>{0, 100, 250, 1000}));
+  o.decision_payload_bytes = 9000;  // beyond the in-page limit: refused before measuring
+  o.out = ::testing::TempDir() + "/never.json";
+  EXPECT_THROW(run_matrix(o), Error);
+  EXPECT_FALSE(std::filesystem::exists(o.out));
+}
+
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);
   return nlohmann::json::parse(in);
@@ -54,7 +78,9 @@ TEST(LocalityMatrix, WritesTheJsonTheReportReads) {
   ASSERT_TRUE(doc.contains("validation"));
   EXPECT_TRUE(doc["validation"].is_null());
   EXPECT_TRUE(doc["context"].is_object());
-  ASSERT_EQ(doc["matrix"].size(), plan_matrix(2000).size());
+  ASSERT_EQ(doc["matrix"].size(), plan_matrix(2000, matrix_row_sizes(o)).size());
+  EXPECT_EQ(doc["row_sizes"], (std::vector<int>{0, 100, 250, 1000}));
+  EXPECT_EQ(doc["decision_payload_bytes"], kDecisionPayloadBytes);
   for (const auto& m : doc["matrix"]) {
     for (const char* key : {"avg_leaf_fill", "splits_per_1k", "pool_miss_rate", "stream",
                             "leaf_pages", "rows", "context"}) {

@@ -88,7 +88,27 @@ std::unique_ptr<Engine> make_engine(std::string_view name, const PoolSpec& pool)
   throw Error(fmt::format("unknown engine '{}'; one of: model, sqlite, mariadb, postgres", name));
 }
 
+void check_table(const TableSpec& table) {
+  const int limit = max_payload_bytes(key_bytes(table.key_type));
+  if (table.payload_bytes < 0) throw Error("--payload-bytes must be ≥ 0");
+  if (table.payload_bytes > limit) {
+    throw Error(fmt::format(
+        "--payload-bytes {} is beyond InnoDB's in-page limit ({} bytes with a {} key: a record "
+        "must stay below half a 16 KiB page); InnoDB refuses such a fixed-length row (Row size "
+        "too large) and stores longer variable-length columns off-page, which the model does not "
+        "model",
+        table.payload_bytes, limit, to_string(table.key_type)));
+  }
+}
+
 namespace sql {
+
+std::vector<int> payload_columns(int payload_bytes) {
+  constexpr int kMaxBinary = 255;  // BINARY(M): M ≤ 255
+  std::vector<int> widths(static_cast<std::size_t>(payload_bytes / kMaxBinary), kMaxBinary);
+  if (payload_bytes % kMaxBinary != 0) widths.push_back(payload_bytes % kMaxBinary);
+  return widths;
+}
 
 std::string hex16(const Id& id) { return fmt::format("{:016x}{:016x}", id.hi, id.lo); }
 

@@ -30,6 +30,7 @@ nlohmann::json stream_json(const StreamSpec& spec, const RunResult& result) {
 nlohmann::json validation_row_json(const ValidationRow& r) {
   return {{"stream", r.stream.label},
           {"key_type", to_string(r.key_type)},
+          {"payload_bytes", r.payload_bytes},
           {"tolerance", r.tolerance},
           {"error", opt(r.error())},
           {"pass", r.pass()},

@@ -37,15 +37,17 @@ void print_validation(const ValidationReport& report, std::ostream& out) {
                                  : std::string("-");
   };
   out << fmt::format(
-      "{:<40} {:<8} {:>7} {:>7} {:>7} {:>5} {:>4} | {:>6} {:>6} | {:>7} {:>6} | {:>7} {:>6}\n",
-      "stream", "key", "model", "InnoDB", "err%", "tol%", "ok", "model%", "InnoDB%", "SQLite",
-      "fill%", "PG", "fill%");
+      "{:<40} {:<8} {:>5} {:>7} {:>7} {:>7} {:>5} {:>4} | {:>6} {:>6} | {:>7} {:>6} | {:>7} "
+      "{:>6}\n",
+      "stream", "key", "row B", "model", "InnoDB", "err%", "tol%", "ok", "model%", "InnoDB%",
+      "SQLite", "fill%", "PG", "fill%");
   for (const auto& r : report.rows) {
     const auto err = r.error();
     out << fmt::format(
-        "{:<40} {:<8} {:>7} {:>7} {:>7} {:>5.0f} {:>4} | {:>6.1f} {:>6} | {:>7} {:>6} | {:>7} "
-        "{:>6}\n",
-        r.stream.label, to_string(r.key_type), *r.model.leaf_pages, leaf(r.innodb),
+        "{:<40} {:<8} {:>5} {:>7} {:>7} {:>7} {:>5.0f} {:>4} | {:>6.1f} {:>6} | {:>7} {:>6} | "
+        "{:>7} {:>6}\n",
+        r.stream.label, to_string(r.key_type), r.payload_bytes, *r.model.leaf_pages,
+        leaf(r.innodb),
         err ? fmt::format("{:+.1f}", 100 * *err) : "-", 100 * r.tolerance,
         r.innodb ? (r.pass() ? "ok" : "FAIL") : "-", 100 * *r.model.avg_leaf_fill, fill(r.innodb),
         leaf(r.sqlite), fill(r.sqlite), leaf(r.postgres), fill(r.postgres));

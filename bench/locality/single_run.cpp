@@ -33,6 +33,7 @@ RunResult run_locality(const RunSpec& spec) {
     throw Error("128-bit IDs do not fit a bigint key: use --key-type binary16");
   }
   table.payload_bytes = spec.payload_bytes;
+  check_table(table);
   RunResult result;
   {
     // The engine (a server, for mariadb and postgres) is stopped before the caller prints.

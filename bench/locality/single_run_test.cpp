@@ -53,5 +53,28 @@ TEST(SingleRun, PoolOfZeroPagesIsRefused) {
   EXPECT_THROW(run_locality(r), Error);
 }
 
+// The cap was 255 bytes; InnoDB stores records up to half a page in-page.
+TEST(SingleRun, PayloadsUpToTheInPageLimitRunAndBeyondAreRefusedWithTheReason) {
+  RunSpec r = sequential(2'000, "");
+  r.payload_bytes = 1000;
+  EXPECT_EQ(run_locality(r).metrics.rows, 2'000u);
+  r.payload_bytes = max_payload_bytes(8);
+  EXPECT_EQ(run_locality(r).metrics.leaf_pages, 1'001u);  // two records a page
+  r.payload_bytes = max_payload_bytes(8) + 1;
+  try {
+    run_locality(r);
+    ADD_FAILURE() << "a payload beyond the in-page limit ran";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("off-page"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SingleRun, PayloadColumnsAreBinary255AndTheRest) {
+  EXPECT_EQ(sql::payload_columns(0), std::vector<int>{});
+  EXPECT_EQ(sql::payload_columns(200), std::vector<int>{200});
+  EXPECT_EQ(sql::payload_columns(510), (std::vector<int>{255, 255}));
+  EXPECT_EQ(sql::payload_columns(1000), (std::vector<int>{255, 255, 255, 235}));
+}
+
 }  // namespace
 }  // namespace idbench::locality

@@ -32,9 +32,19 @@ struct ValidationStream {
 // ordering, uses_layout); a stream no variant fits is left out.
 std::vector<ValidationStream> validation_matrix(std::uint64_t rows);
 
+// The row sizes the validation runs every stream at, in payload bytes beside the key:
+//   0     key-only, the table the model was first validated on;
+//   100   a narrow row (a few integers, two timestamps, a short string): events, links;
+//   250   a typical OLTP row (orders, users, sessions);
+//   1000  a wide row with text: ~15 rows per leaf, where each insert point holds a page of
+//         its own and the key-only verdicts flip (issue 12).
+// The 1,000-byte runs are the long ones (300 MB per stream at 300,000 rows).
+inline const std::vector<int> kValidationPayloads = {0, 100, 250, 1000};
+
 struct ValidationRow {
   ValidationStream stream;
   KeyType key_type = KeyType::bigint;
+  int payload_bytes = 0;
   Metrics model;
   std::optional<Metrics> innodb, sqlite, postgres;
   double tolerance = 0.05;
@@ -45,10 +55,13 @@ struct ValidationRow {
 
 struct ValidationOptions {
   std::uint64_t rows = 300'000;
+  std::vector<int> payloads = kValidationPayloads;  // each stream at each row size
   bool sqlite = true;
   bool mariadb = true;
   bool postgres = true;
   SplitRule split_rule = SplitRule::innodb;  // middle_only: the planted defect
+  // A planted defect: the model sizes every row key-only, whatever the real table holds.
+  bool model_ignores_payload = false;
   std::ostream* progress = nullptr;          // one line per stream and engine
 };
 

@@ -43,28 +43,49 @@ TEST(ValidateSqlite, PlantedDefectMiddleOnlySplitIsCaught) {
   EXPECT_FALSE(check_order_agreement(m.sequential, m.random, s.sequential, s.random).empty());
 }
 
-ValidationReport innodb_report(SplitRule rule) {
+// Small enough for CI: 30,000 rows, key-only and the widest validated row (the full four row
+// sizes at 300,000 rows are `idbench locality --validate`).
+ValidationReport innodb_report(SplitRule rule, std::vector<int> payloads = {0, 1000},
+                               bool ignore_payload = false) {
   ValidationOptions opts;
   opts.rows = 30'000;
+  opts.payloads = std::move(payloads);
   opts.sqlite = false;
   opts.postgres = false;
   opts.split_rule = rule;
+  opts.model_ignores_payload = ignore_payload;
   return run_validation(opts);
 }
 
-TEST(ValidateInnodb, ModelWithinToleranceOfMariadbOnEveryStream) {
+TEST(ValidateInnodb, ModelWithinToleranceOfMariadbOnEveryStreamAndRowSize) {
   const ValidationReport report = innodb_report(SplitRule::innodb);
   if (!report.innodb_ran) GTEST_SKIP() << report.unavailable.front();
+  EXPECT_EQ(report.rows.size(), 2 * validation_matrix(1).size());
+  int wide = 0;
   for (const auto& r : report.rows) {
-    EXPECT_TRUE(r.pass()) << r.stream.label << ": model " << *r.model.leaf_pages << " vs InnoDB "
-                          << *r.innodb->leaf_pages;
+    wide += r.payload_bytes == 1000;
+    EXPECT_TRUE(r.pass()) << r.stream.label << ", " << r.payload_bytes << " B: model "
+                          << *r.model.leaf_pages << " vs InnoDB " << *r.innodb->leaf_pages;
   }
+  EXPECT_EQ(wide, static_cast<int>(validation_matrix(1).size()));
 }
 
 TEST(ValidateInnodb, PlantedDefectMiddleOnlySplitDisagreesWithMariadb) {
-  const ValidationReport report = innodb_report(SplitRule::middle_only);
+  const ValidationReport report = innodb_report(SplitRule::middle_only, {0});
   if (!report.innodb_ran) GTEST_SKIP() << report.unavailable.front();
   EXPECT_FALSE(report.pass());
+}
+
+// A model that sized rows key-only whatever the table holds must be caught at a real row size.
+TEST(ValidateInnodb, PlantedDefectModelIgnoringThePayloadDisagreesWithMariadb) {
+  const ValidationReport report = innodb_report(SplitRule::innodb, {250}, true);
+  if (!report.innodb_ran) GTEST_SKIP() << report.unavailable.front();
+  EXPECT_FALSE(report.pass());
+}
+
+TEST(ValidationPayloads, KeyOnlyAndThreeRealisticRowSizesAllStoredInPage) {
+  EXPECT_EQ(kValidationPayloads, (std::vector<int>{0, 100, 250, 1000}));
+  for (const int p : kValidationPayloads) EXPECT_LE(p, max_payload_bytes(16));
 }
 
 // The streams are chosen by description (issue 10), and are the ones the results were always

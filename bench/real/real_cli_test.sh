@@ -41,7 +41,7 @@ while read n; do
 done
 SH
 
-r=(--seconds 0.2 --warmup 0.05)
+r=(--seconds 0.2 --warmup 0.05 --locality-rows 0)
 expect 0 "bench a program" "$idbench" real --exec "sh $tmp/counter.sh" --clients 1,2 \
   --requests 1,10 "${r[@]}" --out "$tmp/ok.json"
 [ "$(json "$tmp/ok.json" 'j["complete"]')" = True ] || fail "complete run says complete"
@@ -54,6 +54,22 @@ expect 0 "bench a program" "$idbench" real --exec "sh $tmp/counter.sh" --clients
   fail "the counter line, summed over 2 clients"
 grep -q 'real: \[4/4\]' "$tmp/err" || fail "progress names i/N"
 grep -q 'left)' "$tmp/err" || fail "progress says the time left"
+
+# --quiet: nothing on stderr; the adapters' summary lines are still read into the JSON.
+expect 0 "bench a program --quiet" "$idbench" real --exec "sh $tmp/counter.sh" --clients 1 \
+  --requests 1 "${r[@]}" --quiet --out "$tmp/quiet.json"
+[ -s "$tmp/err" ] && fail "--quiet wrote on stderr"
+[ "$(json "$tmp/quiet.json" 'j["cells"][0]["adapter_counters"]["retries"]')" = 1 ] ||
+  fail "--quiet keeps the adapter's counters"
+
+# The locality pass: the program's IDs from 1 client (--clients 1), through the InnoDB model.
+expect 0 "the locality of a program's IDs" "$idbench" real --exec "sh $tmp/counter.sh" --clients 1 \
+  --requests 1 --seconds 0.1 --warmup 0 --locality-rows 2000 --out "$tmp/loc.json"
+[ "$(json "$tmp/loc.json" '[(l["clients"], l["rows"]) for l in j["locality"]]')" = "[(1, 2000)]" ] ||
+  fail "one locality pass of 2000 IDs from 1 client"
+[ "$(json "$tmp/loc.json" 'j["locality"][0]["avg_leaf_fill"] > 0.5 and j["locality"][0]["leaf_pages"] >= 2')" = True ] ||
+  fail "the pass has leaf pages and their fill"
+[ "$(json "$tmp/ok.json" 'j["locality"]')" = "[]" ] || fail "--locality-rows 0 runs no pass"
 
 expect 2 "a program that fails" "$idbench" real --exec "sh $tmp/dies.sh" --clients 1 \
   --requests 1,5 --seconds 2 --warmup 0 --out "$tmp/dies.json"

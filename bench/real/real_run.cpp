@@ -9,6 +9,7 @@
 
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
+#include "plumbing/comma_list.hpp"
 
 namespace idbench::realbench {
 namespace {
@@ -81,6 +82,9 @@ class GroupRunner {
     for (int clients : plan_.clients) {
       for (std::uint64_t size : plan_.requests) cell(g, base, spec, clients, size, failed);
     }
+    if (plan_.locality_rows > 0 && last_setting(g)) {
+      for (int clients : plan_.locality_clients) locality(g, spec, clients, failed);
+    }
   }
 
  private:
@@ -111,6 +115,36 @@ class GroupRunner {
     on_cell_(record_);
   }
 
+  bool last_setting(const Group& g) const {
+    return !g.settings || g.settings->flush_log_at_trx_commit == plan_.flush.back();
+  }
+
+  void locality(const Group& g, const external::ExecSpec& spec, int clients,
+                const std::string& failed) {
+    plumbing::throw_if_interrupted();
+    progress(fmt::format("real: locality of {}{}: {} IDs from {} client{}, 1 per request",
+                         g.target->name, setting_text(g), plan_.locality_rows, clients,
+                         clients == 1 ? "" : "s"));
+    LocalityRecord rec{g.target->name, g.target->system, g.settings, {}};
+    if (failed.empty()) {
+      rec.figures = measure_locality(spec, {.clients = clients, .rows = plan_.locality_rows,
+                                            .max_seconds = plan_.locality_max_seconds});
+    } else {
+      rec.figures.clients = clients;
+      rec.figures.planned_rows = plan_.locality_rows;
+      rec.figures.error = failed;
+    }
+    const LocalityFigures& f = rec.figures;
+    for (const std::string& line : f.stderr_lines) progress("  stderr: " + line);
+    progress(f.metrics ? fmt::format("  leaf fill {:.1f} %, {} leaf pages, {:.1f} s{}",
+                                     100 * f.metrics->avg_leaf_fill.value_or(0),
+                                     f.metrics->leaf_pages.value_or(0), f.seconds,
+                                     f.note.empty() ? "" : "; " + f.note)
+                       : "  error: " + f.error);
+    record_.locality.push_back(std::move(rec));
+    on_cell_(record_);
+  }
+
   void progress(const std::string& line) {
     if (plan_.progress == nullptr) return;
     const double elapsed = static_cast<double>(plumbing::monotonic_ns() - started_ns_) / 1e9;
@@ -137,6 +171,12 @@ std::size_t RunRecord::errors() const {
       cells.begin(), cells.end(), [](const CellRecord& c) { return !c.figures.error.empty(); }));
 }
 
+std::size_t RunRecord::locality_errors() const {
+  return static_cast<std::size_t>(
+      std::count_if(locality.begin(), locality.end(),
+                    [](const LocalityRecord& l) { return !l.figures.error.empty(); }));
+}
+
 std::vector<Target> targets_for(const std::string& systems) {
   std::vector<Target> out;
   auto add = [&out](const real::RealSystem& s) {
@@ -144,11 +184,7 @@ std::vector<Target> targets_for(const std::string& systems) {
       out.push_back({s.name, &s, {}});
     }
   };
-  std::size_t from = 0;
-  do {
-    const std::size_t comma = std::min(systems.find(',', from), systems.size());
-    const std::string word = systems.substr(from, comma - from);
-    from = comma + 1;
+  for (const std::string& word : plumbing::split_commas(systems)) {
     const std::size_t before = out.size();
     for (const real::RealSystem& s : real::real_systems()) {
       if (word == "all" || (word == "quick" && s.in_quick_pass) || word == s.name) add(s);
@@ -159,7 +195,7 @@ std::vector<Target> targets_for(const std::string& systems) {
       throw Error(
           fmt::format("unknown system '{}' (systems: quick, all{})", one_line(word), names));
     }
-  } while (from <= systems.size());
+  }
   return out;
 }
 

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/real/real_locality.hpp"
 #include "bench/real/round_trips.hpp"
 #include "external/program.hpp"
 #include "real/systems.hpp"
@@ -42,6 +43,13 @@ struct RunPlan {
   bool binlog = false;
   std::int64_t warmup_ns = 500'000'000;
   std::int64_t duration_ns = 2'000'000'000;
+  // The locality pass (real_locality.hpp): per target, `locality_rows` IDs from each client
+  // count of `locality_clients`, one ID per request, while the servers of its last durability
+  // setting are up (the IDs do not depend on durability; the last setting is the cheapest by
+  // default, flush 2). 0 rows: no pass.
+  std::uint64_t locality_rows = 0;
+  std::vector<int> locality_clients{1, 8};
+  double locality_max_seconds = 60;  // per pass: collecting stops there (the figures say so)
   std::ostream* progress = nullptr;  // one line per cell: what, i/N, elapsed, time left
 };
 
@@ -54,12 +62,22 @@ struct CellRecord {
   CellFigures figures;
 };
 
+// One locality pass: a target's IDs from some clients, through the InnoDB model.
+struct LocalityRecord {
+  std::string system;
+  const real::RealSystem* description = nullptr;  // nullptr for --exec
+  std::optional<real::MariadbSettings> settings;
+  LocalityFigures figures;
+};
+
 struct RunRecord {
   std::vector<CellRecord> cells;
+  std::vector<LocalityRecord> locality;
   std::size_t planned = 0;
   bool complete = false;  // every planned cell ran (with or without an error)
   bool missing_tool = false;  // a system's servers did not start: MariaDB is not installed
-  std::size_t errors() const;
+  std::size_t errors() const;           // cells with an error
+  std::size_t locality_errors() const;  // locality passes with an error
 };
 
 // The targets of a --system argument, comma-separated words: "quick" (every system in the

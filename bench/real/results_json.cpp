@@ -8,6 +8,8 @@ namespace {
 
 using nlohmann::json;
 
+json optional_json(const auto& v) { return v ? json(*v) : json(nullptr); }
+
 json latency_json(const bench::LatencyHistogram& h) {
   if (h.count() == 0) return nullptr;
   return {{"p50", h.value_at_quantile(0.5)},
@@ -35,10 +37,45 @@ json cell_json(const CellRecord& c) {
             {"latency_ns", latency_json(f.latency_ns)},
             {"failed_clients", f.failed_clients},
             {"error", f.error.empty() ? json(nullptr) : json(f.error)},
-            {"adapter_counters", f.adapter_counters ? json(*f.adapter_counters) : json(nullptr)}};
+            {"adapter_counters", optional_json(f.adapter_counters)}};
   if (c.settings) {
     j["durability"] = {{"innodb_flush_log_at_trx_commit", c.settings->flush_log_at_trx_commit},
                        {"binlog", c.settings->binlog}};
+  }
+  return j;
+}
+
+json locality_json(const LocalityRecord& l) {
+  const LocalityFigures& f = l.figures;
+  json j = {{"system", l.system},
+            {"scheme", l.description ? l.description->scheme : ""},
+            {"lower_bound_variant", l.description ? l.description->lower_bound_variant : ""},
+            {"durability", nullptr},
+            {"clients", f.clients},
+            {"request_size", 1},
+            {"planned_rows", f.planned_rows},
+            {"rows", f.rows},
+            {"seconds", f.seconds},
+            {"engine", nullptr},
+            {"key_type", nullptr},
+            {"leaf_pages", nullptr},
+            {"avg_leaf_fill", nullptr},
+            {"splits_per_1k", nullptr},
+            {"height", nullptr},
+            {"note", f.note.empty() ? json(nullptr) : json(f.note)},
+            {"error", f.error.empty() ? json(nullptr) : json(f.error)},
+            {"adapter_counters", optional_json(f.adapter_counters)}};
+  if (l.settings) {
+    j["durability"] = {{"innodb_flush_log_at_trx_commit", l.settings->flush_log_at_trx_commit},
+                       {"binlog", l.settings->binlog}};
+  }
+  if (const auto& m = f.metrics) {
+    j["engine"] = m->engine + " (" + m->engine_version + ")";
+    j["key_type"] = locality::to_string(m->key_type);
+    j["leaf_pages"] = optional_json(m->leaf_pages);
+    j["avg_leaf_fill"] = optional_json(m->avg_leaf_fill);
+    j["splits_per_1k"] = optional_json(m->splits_per_1k);
+    j["height"] = optional_json(m->height);
   }
   return j;
 }
@@ -60,6 +97,8 @@ json run_json(const RunPlan& plan, const RunRecord& record, const std::string& p
   for (const Target& t : plan.targets) systems.push_back(system_json(t));
   json cells = json::array();
   for (const CellRecord& c : record.cells) cells.push_back(cell_json(c));
+  json locality = json::array();
+  for (const LocalityRecord& l : record.locality) locality.push_back(locality_json(l));
   return {{"context", plumbing::to_json(plumbing::current_run_context())},
           {"complete", record.complete},
           {"profile", profile},
@@ -69,11 +108,16 @@ json run_json(const RunPlan& plan, const RunRecord& record, const std::string& p
             {"flush", plan.flush},
             {"binlog", plan.binlog},
             {"warmup_s", static_cast<double>(plan.warmup_ns) / 1e9},
-            {"seconds", static_cast<double>(plan.duration_ns) / 1e9}}},
+            {"seconds", static_cast<double>(plan.duration_ns) / 1e9},
+            {"locality_rows", plan.locality_rows},
+            {"locality_clients", plan.locality_clients},
+            {"locality_max_seconds", plan.locality_max_seconds}}},
           {"planned", record.planned},
           {"errors", record.errors()},
+          {"locality_errors", record.locality_errors()},
           {"systems", systems},
-          {"cells", cells}};
+          {"cells", cells},
+          {"locality", locality}};
 }
 
 }  // namespace idbench::realbench

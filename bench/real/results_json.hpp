@@ -5,7 +5,7 @@
 //   {"context": {run context (plumbing/run_context.hpp)}, "complete": bool, "profile": "quick",
 //    "config": {"clients": [1, 8], "requests": [1, 1000], "flush": [1, 2], "binlog": false,
 //               "warmup_s": 0.5, "seconds": 2},
-//    "planned": 24, "errors": 0,
+//    "planned": 24, "errors": 0, "locality_errors": 0,
 //    "systems": [{"name", "summary", "scheme", "lower_bound_variant", "mariadb_servers"}],
 //    "cells": [{"system": "mariadb-auto-increment", "scheme": "AUTO_INCREMENT",
 //               "lower_bound_variant": "auto-increment", "command": "...",
@@ -15,8 +15,17 @@
 //               "ids_per_s": 4500.0, "ids_per_s_per_client": 562.5,
 //               "latency_ns": {"p50": .., "p99": .., "p999": .., "max": ..},
 //               "failed_clients": 0, "error": null | "...",
-//               "adapter_counters": {"retries": 0, "deadlocks": 0, "failovers": 0} | null}]}
+//               "adapter_counters": {"retries": 0, "deadlocks": 0, "failovers": 0} | null}],
+//    "locality": [{"system", "scheme", "lower_bound_variant", "durability", "clients": 8,
+//                  "request_size": 1, "planned_rows": 20000, "rows": 20000, "seconds": 3.1,
+//                  "engine": "model (innodb (MariaDB 10.11 rules))", "key_type": "bigint",
+//                  "leaf_pages": 34, "avg_leaf_fill": 0.93, "splits_per_1k": 1.7, "height": 2,
+//                  "note": null | "stopped at the 60 s cap: …", "error": null | "...",
+//                  "adapter_counters": {...} | null}]}
 //   adapter_counters null: the program printed no summary line (unknown).
+//   locality: one entry per (system, client count) of the locality pass (real_locality.hpp):
+//   the real IDs in arrival order through the InnoDB model; the figures are null on an error.
+//   config also carries "locality_rows" (0: no pass), "locality_clients", "locality_max_seconds".
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -4,19 +4,16 @@
 #include <algorithm>
 #include <atomic>
 #include <barrier>
-#include <charconv>
 #include <exception>
-#include <sstream>
 #include <thread>
 
+#include "external/stderr_capture.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/temp_dir.hpp"
 
 namespace idbench::realbench {
 namespace {
-
-constexpr std::size_t kMaxStderrLines = 20;
 
 // What one client thread records; written by its thread only, read after the join.
 struct alignas(64) ClientRecord {
@@ -34,42 +31,6 @@ struct Shared {
   std::atomic<bool> stop{false};
   std::atomic<std::int64_t> t0{0};  // set by the barrier's completion: all programs started
 };
-
-// A word as split_command() reads it back.
-// (Strings here are appended piece by piece: g++ 12 -O3 warns falsely on "x" + s, -Wrestrict.)
-std::string quote_word(const std::string& w) {
-  const bool plain = w.find('\'') == std::string::npos;
-  const char quote = plain ? '\'' : '"';
-  std::string q(1, quote);
-  for (char c : w) {
-    if (!plain && (c == '"' || c == '\\')) q.push_back('\\');
-    q.push_back(c);
-  }
-  q.push_back(quote);
-  return q;
-}
-
-// The program, started through sh with its stderr appended to `stderr_path`.
-external::ExecSpec capturing_stderr(const external::ExecSpec& spec,
-                                    const std::string& stderr_path) {
-  external::ExecSpec wrapped = spec;
-  wrapped.command = "sh -c 'exec 2>>\"$0\"; exec \"$@\"' ";
-  wrapped.command.append(quote_word(stderr_path));
-  for (const std::string& w : external::split_command(spec.command)) {
-    wrapped.command.push_back(' ');
-    wrapped.command.append(quote_word(w));
-  }
-  return wrapped;
-}
-
-// A failure's message names the program as the user gave it, not the sh around it.
-std::string unwrapped(std::string message, const std::string& wrapped, const std::string& given) {
-  for (auto at = message.find(wrapped); at != std::string::npos;
-       at = message.find(wrapped, at + given.size())) {
-    message.replace(at, wrapped.size(), given);
-  }
-  return message;
-}
 
 template <class Barrier>
 void run_client(const external::ExecSpec& spec, const std::string& given, Shared& sh,
@@ -102,7 +63,7 @@ void run_client(const external::ExecSpec& spec, const std::string& given, Shared
   } catch (const plumbing::Interrupted&) {
     rec.interrupted = true;
   } catch (const std::exception& e) {
-    rec.error = unwrapped(e.what(), spec.command, given);
+    rec.error = external::unwrapped(e.what(), spec.command, given);
   }
   if (!arrived) started.arrive_and_drop();
   if (rec.interrupted || !rec.error.empty() || plumbing::interrupted()) {
@@ -120,22 +81,6 @@ void check_plan(const CellPlan& plan) {
   if (plan.warmup_ns < 0 || plan.duration_ns <= 0) {
     throw Error("real bench: the warm-up must not be negative and the duration must be positive");
   }
-}
-
-// Reads a client's captured stderr: the last counter line is its summary, the rest is kept.
-void read_stderr(const std::string& path, CellFigures& f) {
-  std::istringstream in(plumbing::read_text_file(path));
-  std::optional<std::map<std::string, std::uint64_t>> last;
-  for (std::string line; std::getline(in, line);) {
-    if (auto c = parse_counter_line(line)) {
-      last = std::move(c);
-    } else if (!line.empty() && f.stderr_lines.size() < kMaxStderrLines) {
-      f.stderr_lines.push_back(line);
-    }
-  }
-  if (!last) return;
-  if (!f.adapter_counters) f.adapter_counters.emplace();
-  for (const auto& [k, v] : *last) (*f.adapter_counters)[k] += v;
 }
 
 CellFigures summarize(const CellPlan& plan, const std::vector<ClientRecord>& recs) {
@@ -162,26 +107,6 @@ CellFigures summarize(const CellPlan& plan, const std::vector<ClientRecord>& rec
 
 }  // namespace
 
-std::optional<std::map<std::string, std::uint64_t>> parse_counter_line(const std::string& line) {
-  const auto colon = line.find(": ");
-  if (colon == std::string::npos || colon == 0) return std::nullopt;
-  if (line.find_first_of(" \t") < colon) return std::nullopt;  // a name is one word
-  std::map<std::string, std::uint64_t> out;
-  std::istringstream words(line.substr(colon + 2));
-  for (std::string w; words >> w;) {
-    const auto eq = w.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == w.size()) return std::nullopt;
-    std::uint64_t v = 0;
-    const char* b = w.data() + eq + 1;
-    const char* e = w.data() + w.size();
-    auto [p, ec] = std::from_chars(b, e, v);
-    if (ec != std::errc() || p != e) return std::nullopt;
-    out[w.substr(0, eq)] = v;
-  }
-  if (out.empty()) return std::nullopt;
-  return out;
-}
-
 CellFigures measure_cell(const external::ExecSpec& spec, const CellPlan& plan) {
   check_plan(plan);
   plumbing::TempDir dir("idbench-realbench");
@@ -194,7 +119,8 @@ CellFigures measure_cell(const external::ExecSpec& spec, const CellPlan& plan) {
     std::vector<std::jthread> threads;
     for (int k = 0; k < plan.clients; ++k) {
       stderr_paths.push_back(dir.path() + "/client-" + std::to_string(k) + ".stderr");
-      const external::ExecSpec client_spec = capturing_stderr(spec, stderr_paths.back());
+      const external::ExecSpec client_spec =
+          external::capturing_stderr(spec, stderr_paths.back());
       threads.emplace_back([&, client_spec, k] {
         run_client(client_spec, spec.command, sh, started, recs[static_cast<std::size_t>(k)],
                    plan.first_node_id + static_cast<std::uint64_t>(k));
@@ -205,7 +131,10 @@ CellFigures measure_cell(const external::ExecSpec& spec, const CellPlan& plan) {
     throw plumbing::Interrupted();
   }
   CellFigures f = summarize(plan, recs);
-  for (const std::string& path : stderr_paths) read_stderr(path, f);
+  external::CapturedStderr captured;
+  for (const std::string& path : stderr_paths) external::read_captured_stderr(path, captured);
+  f.adapter_counters = std::move(captured.counters);
+  f.stderr_lines = std::move(captured.lines);
   return f;
 }
 

@@ -11,8 +11,8 @@
 // such request's start to the last one's end, over all clients. A client whose requests are
 // slower than the window goes on until it has counted one (so the window stretches).
 //
-// Each client's stderr is captured (the program is started through `sh -c 'exec 2>>FILE …'`),
-// so the summary line an adapter prints at EOF ("NAME: retries=3 deadlocks=0 failovers=1") is
+// Each client's stderr is captured (external/stderr_capture.hpp), so the summary line an
+// adapter prints at EOF ("NAME: retries=3 deadlocks=0 failovers=1") is
 // read back: its counters, summed over the clients, are the cell's adapter_counters (nullopt
 // when no client printed one: unknown). Other stderr lines are kept in stderr_lines.
 //
@@ -34,6 +34,7 @@
 
 #include "bench/histogram.hpp"
 #include "external/program.hpp"
+#include "external/stderr_capture.hpp"
 
 namespace idbench::realbench {
 
@@ -55,7 +56,7 @@ struct CellFigures {
   std::vector<std::uint64_t> ids_per_client;
   int failed_clients = 0;  // clients whose program failed
   std::string error;       // the first failure; empty when none
-  std::optional<std::map<std::string, std::uint64_t>> adapter_counters;
+  std::optional<external::Counters> adapter_counters;
   std::vector<std::string> stderr_lines;  // other stderr lines of the programs (capped)
 
   double ids_per_s() const { return seconds > 0 ? static_cast<double>(ids) / seconds : 0; }
@@ -66,8 +67,7 @@ struct CellFigures {
 // external::kMaxRequest, a negative duration); plumbing::Interrupted after a signal.
 CellFigures measure_cell(const external::ExecSpec& spec, const CellPlan& plan);
 
-// "NAME: key=N key=N …" → {key: N}; nullopt when the line is not such a summary. Exposed for
-// tests.
-std::optional<std::map<std::string, std::uint64_t>> parse_counter_line(const std::string& line);
+// "NAME: key=N key=N …" → {key: N} (external/stderr_capture.hpp).
+using external::parse_counter_line;
 
 }  // namespace idbench::realbench

@@ -10,13 +10,13 @@
 // sequence inside a tick it already issued from (which would duplicate IDs).
 #include <fmt/format.h>
 
-#include <atomic>
 #include <functional>
 #include <mutex>
 #include <vector>
 
 #include "generators/registry.hpp"
 #include "generators/snowflake.hpp"
+#include "generators/thread_held.hpp"
 
 namespace idbench {
 namespace {
@@ -58,7 +58,7 @@ class SlotPool {
     slots_.back()->node = node;
     return slots_.back().get();
   }
-  void release(Slot* slot) {
+  void give_back(Slot* slot) {
     std::lock_guard<std::mutex> lock(mu_);
     free_.push_back(slot);
   }
@@ -73,27 +73,14 @@ class SlotPool {
 };
 
 // The slots this thread holds, one per live generator it has used; returned at thread exit.
-struct HeldSlots {
-  struct Held {
-    std::uint64_t generator_serial;
-    std::shared_ptr<SlotPool> pool;
-    Slot* slot;
-  };
-  std::vector<Held> held;
-  ~HeldSlots() {
-    for (auto& h : held) h.pool->release(h.slot);
-  }
-};
-thread_local HeldSlots held_slots;
-
-std::atomic<std::uint64_t> next_serial{1};
+thread_local ThreadHeld<SlotPool, Slot> held_slots;
 
 class ThreadLocalSnowflake {
  public:
   using id_type = std::uint64_t;
   explicit ThreadLocalSnowflake(const GeneratorOptions& opts)
       : cfg_(opts),
-        serial_(next_serial.fetch_add(1, std::memory_order_relaxed)),
+        serial_(next_generator_serial()),
         pool_(std::make_shared<SlotPool>(
             cfg_.node, cfg_.layout.max_node(),
             [opts, space = cfg_.space](std::uint64_t node) {
@@ -103,11 +90,7 @@ class ThreadLocalSnowflake {
   ~ThreadLocalSnowflake() {
     // Slots this thread holds for this generator go back now; other threads' entries keep the
     // pool alive and are dropped when those threads exit.
-    std::erase_if(held_slots.held, [&](const HeldSlots::Held& h) {
-      if (h.generator_serial != serial_) return false;
-      h.pool->release(h.slot);
-      return true;
-    });
+    held_slots.drop(serial_, /*give_back=*/true);
   }
 
   std::uint64_t next() {
@@ -134,13 +117,10 @@ class ThreadLocalSnowflake {
     thread_local std::uint64_t cached_serial = 0;
     thread_local Slot* cached_slot = nullptr;
     if (cached_serial == serial_) return *cached_slot;
-    Slot* slot = nullptr;
-    for (const auto& h : held_slots.held) {
-      if (h.generator_serial == serial_) slot = h.slot;
-    }
+    Slot* slot = held_slots.find(serial_);
     if (slot == nullptr) {
       slot = pool_->claim();
-      held_slots.held.push_back({serial_, pool_, slot});
+      held_slots.add(serial_, pool_, slot);
     }
     cached_serial = serial_;
     cached_slot = slot;

@@ -1,0 +1,35 @@
+# leftovers.sh — the check the leave-nothing-behind tests share (sourced): which processes
+# still refer to a run's directories, and a bounded wait for them to go.
+#   leftover_processes PREFIX
+#       prints "PID COMMAND" of every process (but this shell) whose command line, environment
+#       or working directory names PREFIX (e.g. "$TMPDIR/idbench-")
+#   no_process_left PREFIX TRIES PAUSE WHAT
+#       waits up to TRIES × PAUSE s for them to go (a server stopped a moment ago may still be
+#       exiting); returns 0 when none is left, else prints "FAIL: WHAT" and the processes,
+#       kills them with -9 and returns 1
+# One grep over every environment and command line, one find over every working directory.
+leftover_processes() {
+  { grep -lsF -- "$1" /proc/[0-9]*/environ /proc/[0-9]*/cmdline
+    find /proc -mindepth 2 -maxdepth 2 -name cwd -lname "$1*" 2>/dev/null
+  } | cut -d/ -f3 | sort -u | while read -r pid; do
+    [ "$pid" = "$$" ] && continue
+    # A process that is gone by now (the grep itself among them) has no command line left.
+    cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
+    [ -n "$cmd" ] || continue
+    echo "$pid $cmd"
+  done
+}
+
+no_process_left() {  # PREFIX TRIES PAUSE WHAT
+  _tries=0
+  while [ -n "$(leftover_processes "$1")" ] && [ $_tries -lt "$2" ]; do
+    sleep "$3"
+    _tries=$((_tries + 1))
+  done
+  _left=$(leftover_processes "$1")
+  [ -z "$_left" ] && return 0
+  echo "FAIL: $4"
+  echo "$_left"
+  echo "$_left" | while read -r pid _; do kill -9 "$pid" 2>/dev/null; done
+  return 1
+}
