@@ -5,6 +5,7 @@
 #                   ThreadSanitizer and AddressSanitizer+UBSan runs, and every fuzz target 5 s)
 # Other commands: bench [--full] | locality | chaos | real-chaos | derived-ids | report | smoke
 #                 | build | compare BASE_DIR NEW_DIR | compare --revs BASE NEW   (the regression gate)
+#                 | worker-ids   (every worker-id scenario × behaviour on a private etcd, ~4 min)
 #                 | fuzz [SECONDS [TARGET...]]   (each fuzz target SECONDS, default 60)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -24,6 +25,8 @@ build_packages=(cmake ninja-build g++ git libfmt-dev libcli11-dev nlohmann-json3
   faketime libfaketime libmariadb-dev)
 engine_packages=(mariadb-server mariadb-client postgresql postgresql-contrib)
 report_packages=(python3-matplotlib python3-scipy libbenchmark-tools)
+# Worker ids leased from a real coordinator (coord/, idbench worker-ids): etcd 3.4.
+coord_packages=(etcd-server etcd-client)
 # The fuzz targets (fuzz/): clang and its libFuzzer runtime (libclang_rt.fuzzer on Debian 12).
 fuzz_packages=(clang libclang-rt-14-dev)
 
@@ -131,7 +134,7 @@ smoke_variants() {
 
 run_tests() {
   ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}" \
-    "${fuzz_packages[@]}"
+    "${fuzz_packages[@]}" "${coord_packages[@]}"
   ensure_node_adapters
   configure_and_build release
   say "ctest (release)"
@@ -199,6 +202,19 @@ case "$cmd" in
     configure_and_build release
     mkdir -p "$latest"
     real_chaos_quick "$@"
+    ;;
+  worker-ids)
+    # The full profile of issue 15: every scenario × behaviour with a 2 s lease (exit 1 of the
+    # runs is the unfenced behaviour's caught duplicates: the finding, not a failure), the
+    # lease-renewal and etcd write rates, then the worker-id report.
+    ensure_packages "${build_packages[@]}" "${coord_packages[@]}" "${report_packages[@]}"
+    configure_and_build release
+    mkdir -p "$latest"
+    status=0
+    "$bin/idbench" worker-ids --scenario all --behaviour all --out "$latest/worker_ids.json" "$@" ||
+      status=$?
+    [ "$status" -le 1 ] || exit "$status"
+    /usr/bin/python3 reports/worker_ids.py "$latest/worker_ids.json" "$latest/worker_ids"
     ;;
   derived-ids)
     ensure_packages "${build_packages[@]}" "${report_packages[@]}"

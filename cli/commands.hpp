@@ -25,5 +25,6 @@ void add_check_command(CLI::App& app);
 void add_locality_command(CLI::App& app);
 void add_real_command(CLI::App& app);
 void add_real_chaos_command(CLI::App& app);  // real_chaos_command.cpp
+void add_worker_ids_command(CLI::App& app);  // worker_ids_command.cpp
 
 }  // namespace idbench::cli

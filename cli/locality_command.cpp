@@ -3,8 +3,9 @@
 //
 //   idbench locality (--variant V | --exec 'CMD ARGS' [--id-time T] [--id-bits B] [--ordering O]
 //                     [--batch N] [--timeout-ms N] | --keys FILE | --synthetic sequential|random)
-//       [--layout L] [--key-type bigint|binary16] [--payload-bytes B] [--rows N] [--rate R]
-//       [--writers W] [--arrival round-robin|random] [--seed S]
+//       [--layout L] [--key-type bigint|binary16] [--payload-bytes B] [--secondary] [--rows N]
+//       [--rate R]
+//       [--writers W] [--arrival round-robin|random] [--seed S] [--node-major]
 //       [--engine model|sqlite|mariadb|postgres] [--pool-pages N | --pool-percent P]
 //       [--dump-keys FILE] [--json]
 //   idbench locality --validate [--rows N] [--payload-bytes B] [--json]   (default: every
@@ -134,6 +135,9 @@ void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
   synthetic->excludes(exec);
   cmd->add_option("--layout", a.run.stream.layout, "Layout for Snowflake-family variants")
       ->capture_default_str();
+  cmd->add_flag("--node-major", a.run.stream.node_major,
+                "Move the node field above the timestamp (layout variants): each writer appends "
+                "at its own insert point, global time order is lost");
   cmd->add_option("--rows", a.rows, "Rows to insert (default 1000000; validation: 300000)");
   cmd->add_option("--rate", a.run.stream.rate, "IDs per simulated ms, all writers together")
       ->capture_default_str();
@@ -156,6 +160,9 @@ void add_engine_options(CLI::App* cmd, LocalityArgs& a) {
                   "Fixed-length columns beside the key, in bytes: up to InnoDB's in-page limit "
                   "(8099 with a bigint key, 8091 with binary16); with --matrix, your row size, "
                   "which the decision table describes (default 250)");
+  cmd->add_flag("--secondary", a.run.secondary,
+                "Two secondary indexes: k_created (insert time, sequential) and k_owner (a "
+                "random foreign key); model and mariadb only");
   cmd->add_option("--engine", a.run.engine, "model, sqlite, mariadb or postgres")
       ->check(CLI::IsMember({"model", "sqlite", "mariadb", "postgres"}))
       ->capture_default_str();

@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   add_locality_command(app);
   add_real_command(app);
   add_real_chaos_command(app);
+  add_worker_ids_command(app);
 
   if (const char* name = unknown_subcommand(app, argc, argv)) {
     std::string names;

@@ -268,6 +268,70 @@ def row_size_flips(loc: Locality) -> list[str]:
     return out
 
 
+def _index_pages(engine: Any) -> list[float | None]:
+    """Leaf pages of the clustered index, then of each secondary index, of one engine's figures."""
+    if not isinstance(engine, dict):
+        return []
+    sec = engine.get("secondary") if isinstance(engine.get("secondary"), dict) else {}
+    return [number(engine.get("leaf_pages"))] + [
+        number(i.get("leaf_pages")) for i in sec.get("indexes") or [] if isinstance(i, dict)]
+
+
+def secondary_table(loc: Locality) -> tuple[Table | None, list[str]]:
+    """The validation streams with secondary indexes: leaf pages of every index and of the whole
+    table, model beside InnoDB; and, for a stream stored with both key types, what the wide key
+    costs each index and the table (sentences)."""
+    vrows = [r for r in loc.validation_rows() if r.get("secondary_indexes")]
+    if not vrows:
+        return None, []
+    rows, totals = [], {}
+    for r in vrows:
+        m, i = _index_pages(r.get("model")), _index_pages(r.get("innodb"))
+        cells = []
+        for k in range(3):
+            mv = m[k] if k < len(m) else None
+            iv = i[k] if k < len(i) else None
+            cells.append(f"{u.count(mv)} / {u.count(iv)}")
+        tm = sum(x for x in m if x is not None) if m else None
+        ti = sum(x for x in i if x is not None) if i else None
+        cells.append(f"{u.count(tm)} / {u.count(ti)}")
+        rows.append([str(r.get("stream", "?")), str(r.get("key_type", u.DASH)),
+                     str(payload_of(r))] + cells)
+        totals[str(r.get("stream", "?"))] = (str(r.get("key_type")), m, i)
+    notes = []
+    by_key = {}
+    for label, (key, m, i) in totals.items():
+        by_key.setdefault(label.split(",")[0], {})[key] = (m, i)
+    for stream, keys in by_key.items():
+        if "bigint" not in keys or "binary16" not in keys:
+            continue
+        (mb, ib), (mw, iw) = keys["bigint"], keys["binary16"]
+
+        def growth(narrow, wide):
+            n = [x for x in narrow if x is not None]
+            w = [x for x in wide if x is not None]
+            if len(n) != 3 or len(w) != 3:
+                return None
+            return [(b - a) / a for a, b in zip(n + [sum(n)], w + [sum(w)])]
+        g_m, g_i = growth(mb, mw), growth(ib, iw)
+        if g_m is None:
+            continue
+        parts = ", ".join(f"{name} {u.change(gm)}"
+                          + (f" (InnoDB {u.change(g_i[k])})" if g_i else "")
+                          for k, (name, gm) in enumerate(zip(
+                              ("clustered index", "k_created", "k_owner", "whole table"), g_m)))
+        notes.append(f"{stream}: a BINARY(16) primary key instead of a BIGINT, the same keys, "
+                     f"costs leaf pages: {parts}.")
+    table = Table(["stream", "PK", "payload B", "clustered: model / InnoDB",
+                   "k_created: model / InnoDB", "k_owner: model / InnoDB",
+                   "whole table: model / InnoDB"], rows, align="lllrrrr",
+                  caption="Leaf pages of every index of a table with two secondary indexes: "
+                          "k_created on the insert time (sequential) and k_owner on a random "
+                          "foreign key. Every secondary entry carries the primary key, so a "
+                          "wider key widens every index, not just the clustered one.")
+    return table, notes
+
+
 def locality_tables(loc: Locality) -> list[Table]:
     tables = []
     if loc.matrix:
@@ -294,7 +358,7 @@ def locality_tables(loc: Locality) -> list[Table]:
         flips = row_size_table(loc)
         if flips:
             tables.append(flips)
-    vrows = loc.validation_rows()
+    vrows = [r for r in loc.validation_rows() if not r.get("secondary_indexes")]
     if vrows:
         rows = []
         for r in vrows:
@@ -558,6 +622,11 @@ def locality_section(loc: Locality, figures: Figures, summary: dict) -> Section:
                 None if loc.validation_rows() else "the model-vs-engine cross-check did not run")
     for t in locality_tables(loc):
         s.table(t)
+    sec, sec_notes = secondary_table(loc)
+    if sec is not None:
+        s.table(sec)
+        for n in sec_notes:
+            s.p(n)
     v = loc.validation or {}
     if loc.validation_rows():
         s.p("Cross-check: " + ("the model agrees with InnoDB within tolerance on every stream."
@@ -575,7 +644,8 @@ def locality_section(loc: Locality, figures: Figures, summary: dict) -> Section:
         "validation_pass": v.get("pass") if loc.validation else None,
         "decision_payload_bytes": loc.decision_payload_bytes,
         "row_sizes": loc.row_sizes(),
-        "flips": flips}
+        "flips": flips,
+        "wide_key_cost": secondary_table(loc)[1]}
     return s
 
 

@@ -80,6 +80,45 @@ class Report(unittest.TestCase):
         self.assertEqual(content.row_size_flips(loc), [])
 
 
+def engine(leaf: int, k_created: int, k_owner: int) -> dict:
+    return {"leaf_pages": leaf, "avg_leaf_fill": 0.9,
+            "secondary": {"indexes": [{"index": "k_created", "leaf_pages": k_created},
+                                      {"index": "k_owner", "leaf_pages": k_owner}],
+                          "table_leaf_pages": leaf + k_created + k_owner}}
+
+
+def secondary_row(key: str, model: dict, innodb: dict) -> dict:
+    return {"stream": f"twitter 1 writer x 50/ms, {key} PK + 2 secondary", "key_type": key,
+            "payload_bytes": 100, "secondary_indexes": True, "model": model, "innodb": innodb,
+            "pass": True, "error": 0.0, "tolerance": 0.05}
+
+
+class WideKey(unittest.TestCase):
+    def loc(self, innodb_wide_owner: int = 877) -> inputs.Locality:
+        d = doc()
+        d["validation"] = {"validation": [
+            secondary_row("bigint", engine(2831, 398, 517), engine(2831, 398, 517)),
+            secondary_row("binary16", engine(2971, 546, 877),
+                          engine(2971, 546, innodb_wide_owner))], "pass": True}
+        return inputs.load_locality(d)
+
+    def test_every_index_and_the_whole_table_model_beside_innodb(self):
+        table, notes = content.secondary_table(self.loc())
+        self.assertEqual(table.rows[1][3:], ["2\u2009971 / 2\u2009971", "546 / 546", "877 / 877",
+                                             "4\u2009394 / 4\u2009394"])
+        [note] = notes
+        for text in ("BINARY(16)", "clustered index +4.9 %", "k_created +37.2 %",
+                     "k_owner +69.6 %", "whole table +17.3 % (InnoDB +17.3 %)"):
+            self.assertIn(text, note)
+
+    def test_innodb_figures_are_its_own_not_the_models(self):
+        _, [note] = content.secondary_table(self.loc(innodb_wide_owner=700))
+        self.assertIn("k_owner +69.6 % (InnoDB +35.4 %)", note)
+
+    def test_no_secondary_rows_no_table(self):
+        self.assertEqual(content.secondary_table(inputs.load_locality(doc())), (None, []))
+
+
 def decision_results(loc_doc: dict) -> inputs.Results:
     with open(os.path.join(TESTDATA, "bench.json"), encoding="utf-8") as f:
         bench = json.load(f)

@@ -38,7 +38,26 @@ struct TableSpec {
   // Fixed-length NOT NULL binary columns beside the key, 0..max_payload_bytes(key) bytes in
   // all (real tables: BINARY(255) columns and one for the rest, see sql::payload_columns).
   int payload_bytes = 0;
+  // Two secondary indexes beside the primary key, on two BIGINT NOT NULL columns the row then
+  // carries (16 more bytes in every clustered record):
+  //   k_created (created_at): the row's insert time, in arrival order — sequential;
+  //   k_owner   (owner_id):   a foreign key to one of kOwners parents, uniform — random.
+  // Every secondary entry holds its column and the primary key, so a BINARY(16) key makes
+  // both 8 bytes wider per row than a BIGINT does.
+  bool secondary = false;
+  // Bytes beside the key in a clustered record.
+  int column_bytes() const { return payload_bytes + (secondary ? 16 : 0); }
 };
+
+// The secondary columns' values for the i-th row of a stream (0-based), the same for every
+// engine: created_at = i + 1 (a strictly increasing insert time); owner_id = a seeded uniform
+// draw from [1, kOwners].
+namespace secondary {
+inline constexpr std::uint64_t kOwners = 100'000;
+std::uint64_t created_at(std::size_t i);
+std::uint64_t owner_id(std::size_t i);
+inline constexpr const char* kIndexNames[] = {"k_created", "k_owner"};
+}  // namespace secondary
 
 // Throws idbench::Error (one sentence: the limit, and what InnoDB does beyond it) when the
 // payload is negative or its record would not be stored in-page (InnodbPage::kMaxRecordBytes).
@@ -58,6 +77,14 @@ struct Metrics {
   std::optional<double> pool_miss_rate;
   std::optional<std::uint64_t> pool_pages;
   std::optional<double> inserts_per_s;  // model only: its own insert speed
+  // With TableSpec::secondary: each secondary index's leaf pages and fill (fill = entries ×
+  // entry bytes / (leaf pages × 16,252)), in kIndexNames order.
+  struct Index {
+    std::string name;
+    std::uint64_t leaf_pages = 0;
+    double avg_leaf_fill = 0;
+  };
+  std::vector<Index> secondary;
   double seconds = 0;                   // wall time of the run
   std::string note;                     // how the figures were obtained
 };
@@ -80,8 +107,10 @@ class Engine {
   virtual Metrics run(const KeyStream& stream, const TableSpec& table) = 0;
 };
 
+// secondary_without_pk: a planted defect — secondary entries without the primary key.
 std::unique_ptr<Engine> make_model_engine(const PoolSpec& pool = {},
-                                          SplitRule rule = SplitRule::innodb);
+                                          SplitRule rule = SplitRule::innodb,
+                                          bool secondary_without_pk = false);
 std::unique_ptr<Engine> make_sqlite_engine();
 // These start their server (seconds) and throw EngineUnavailable when it is not installed.
 std::unique_ptr<Engine> make_mariadb_engine();

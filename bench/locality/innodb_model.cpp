@@ -67,7 +67,7 @@ bool InnodbModel<Key>::optimistic_fits(const Page& p, std::size_t pos, int bytes
         InnodbPage::kUsable - (heap * bytes + InnodbPage::dir_reserved(heap + 1));
     if (contiguous < bytes) return false;
   }
-  if (p.level == 0 && n >= 2 && options_.split_rule == SplitRule::innodb &&
+  if (p.level == 0 && options_.clustered && n >= 2 && options_.split_rule == SplitRule::innodb &&
       InnodbPage::kReserve + bytes > max_size &&
       (looks_to_right(p, pos) || looks_to_left(p, pos))) {
     return false;  // keep 1/16 free on a page that is being filled sequentially
@@ -363,5 +363,6 @@ std::vector<std::vector<Key>> InnodbModel<Key>::leaves() const {
 template class InnodbModel<std::uint64_t>;
 template class InnodbModel<Id>;
 template class InnodbModel<Key128>;
+template class InnodbModel<SecondaryKey>;
 
 }  // namespace idbench::locality

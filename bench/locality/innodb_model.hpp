@@ -91,15 +91,21 @@ constexpr int max_payload_bytes(int key_bytes) {
 enum class SplitRule { innodb, middle_only };
 
 struct ModelOptions {
-  int key_bytes = 8;      // BIGINT: 8, BINARY(16): 16
+  int key_bytes = 8;      // BIGINT: 8, BINARY(16): 16; a secondary index: its column + the PK
   int payload_bytes = 0;  // fixed-length NOT NULL columns beside the key, 0..max_payload_bytes()
   SplitRule split_rule = SplitRule::innodb;
   // Record every leaf page read or created, for the window and buffer-pool metrics.
   bool trace = true;
+  // false: a secondary index (dict_index_is_clust() false). Its leaf records are the indexed
+  // column and the primary key only (row0row.cc row_build_index_entry: no DB_TRX_ID, no
+  // DB_ROLL_PTR), its node pointers the same plus the child page (a non-unique index keeps the
+  // PK in node pointers too), and the 1/16 reserve does not apply (btr_cur_optimistic_insert
+  // checks dict_index_is_clust).
+  bool clustered = true;
 
   int leaf_record_bytes() const {
-    return InnodbPage::kRecordHeader + key_bytes + InnodbPage::kTrxIdBytes +
-           InnodbPage::kRollPtrBytes + payload_bytes;
+    return InnodbPage::kRecordHeader + key_bytes +
+           (clustered ? InnodbPage::kTrxIdBytes + InnodbPage::kRollPtrBytes : 0) + payload_bytes;
   }
   int node_ptr_bytes() const {
     return InnodbPage::kRecordHeader + key_bytes + InnodbPage::kChildPageNo;
@@ -133,8 +139,21 @@ struct ModelCounters {
 // the type is a GCC/Clang extension on every platform idbench builds on.
 __extension__ using Key128 = unsigned __int128;
 
-// Key: std::uint64_t (BIGINT UNSIGNED), Key128 or any totally ordered value type such as
-// idbench::Id (BINARY(16), which compares as big-endian bytes do).
+// A secondary index's key: the indexed BIGINT column, then the primary key (up to BINARY(16)),
+// which InnoDB appends to make every entry unique and to find the row.
+struct SecondaryKey {
+  std::uint64_t column = 0;
+  Key128 pk = 0;
+  friend bool operator<(const SecondaryKey& a, const SecondaryKey& b) {
+    return a.column != b.column ? a.column < b.column : a.pk < b.pk;
+  }
+  friend bool operator==(const SecondaryKey& a, const SecondaryKey& b) {
+    return a.column == b.column && a.pk == b.pk;
+  }
+};
+
+// Key: std::uint64_t (BIGINT UNSIGNED), Key128, SecondaryKey or any totally ordered value type
+// such as idbench::Id (BINARY(16), which compares as big-endian bytes do).
 template <class Key>
 class InnodbModel {
  public:

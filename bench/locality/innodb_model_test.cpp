@@ -50,6 +50,18 @@ TEST(InnodbModel, RecordsUpToTheInPageLimitAreModelledAndLargerOnesRefused) {
   }
 }
 
+// A secondary entry is its column and the primary key (no DB_TRX_ID, DB_ROLL_PTR), and its
+// leaves fill past the clustered index's 15/16: the reserve is for clustered leaves only.
+TEST(InnodbModel, SecondaryEntriesCarryThePrimaryKeyAndKeepNoReserve) {
+  EXPECT_EQ((ModelOptions{.key_bytes = 8 + 8, .clustered = false}.leaf_record_bytes()), 21);
+  EXPECT_EQ((ModelOptions{.key_bytes = 8 + 16, .clustered = false}.leaf_record_bytes()), 29);
+  EXPECT_EQ((ModelOptions{.key_bytes = 8 + 16, .clustered = false}.node_ptr_bytes()), 33);
+  InnodbModel<SecondaryKey> index({.key_bytes = 16, .clustered = false});
+  for (std::uint64_t k = 1; k <= 20'000; ++k) index.insert({k / 3, k});
+  EXPECT_GT(index.avg_leaf_fill(), 15.0 / 16.0);
+  EXPECT_EQ(index.rows(), 20'000u);
+}
+
 TEST(InnodbModel, AscendingInsertsKeepOneSixteenthFreeAndSplitAtTheNewRecord) {
   InnodbModel<std::uint64_t> model({.key_bytes = 8});
   const int cap = sequential_capacity(kBigintRecord);

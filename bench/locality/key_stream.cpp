@@ -126,11 +126,16 @@ KeyStream from_variant(const StreamSpec& spec) {
       out.keys.push_back(gens[gens.size() == 1 ? 0 : w]->next());
     }
   }
+  if (spec.node_major) {
+    if (!variant.uses_layout) throw Error("--node-major needs a variant that takes a layout");
+    for (Id& id : out.keys) id = Id::from_u64(to_node_major(layout, id.lo));
+  }
   const std::int64_t elapsed_ms = clock->wall_ms() - start_ms + 1;
   out.simulated_ms = static_cast<std::uint64_t>(std::max<std::int64_t>(elapsed_ms, 1));
   out.achieved_rate = static_cast<double>(out.keys.size()) / static_cast<double>(out.simulated_ms);
-  out.description = fmt::format("{}{}, {} writer{}, {}/ms, {}", spec.variant,
-                                variant.uses_layout ? " (" + spec.layout + ")" : "", spec.writers,
+  out.description = fmt::format("{}{}{}, {} writer{}, {}/ms, {}", spec.variant,
+                                variant.uses_layout ? " (" + spec.layout + ")" : "",
+                                spec.node_major ? " node-major" : "", spec.writers,
                                 spec.writers == 1 ? "" : "s", spec.rate, to_string(spec.arrival));
   return out;
 }
@@ -152,6 +157,12 @@ KeyStream from_synthetic(const StreamSpec& spec) {
 }
 
 }  // namespace
+
+std::uint64_t to_node_major(const Layout& layout, std::uint64_t id) {
+  const LayoutFields f = layout.decode(id);
+  const int low = layout.ts_bits() + layout.seq_bits();
+  return f.node << low | static_cast<std::uint64_t>(f.tick) << layout.seq_bits() | f.seq;
+}
 
 std::int64_t stream_start_unix_ms(const Layout& layout, std::int64_t preferred) {
   if (preferred > layout.last_unix_ms()) {

@@ -60,7 +60,16 @@ struct StreamSpec {
   // The clock's preferred start: 2025-06-01T00:00:00Z, fixed so runs repeat. A layout whose
   // lifetime does not hold it starts at its own epoch instead (stream_start_unix_ms).
   std::int64_t start_unix_ms = kDefaultStartUnixMs;
+  // Node-major keys: the same IDs with the node field moved above the timestamp
+  // (spare | node | ts | seq), so each writer appends at its own insert point and global time
+  // order is lost. Only for variants that take a layout. A re-packing of the stream for
+  // locality, not a generator layout: such IDs are not k-sorted, which every layout variant's
+  // description promises.
+  bool node_major = false;
 };
+
+// The node-major form of a time-major layout ID (see StreamSpec::node_major).
+std::uint64_t to_node_major(const Layout& layout, std::uint64_t id);
 
 struct KeyStream {
   IdWidth width = IdWidth::bits64;

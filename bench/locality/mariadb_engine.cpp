@@ -61,46 +61,8 @@ class MariadbEngine final : public Engine {
 
   Metrics run(const KeyStream& stream, const TableSpec& table) override {
     const auto start = std::chrono::steady_clock::now();
-    const bool binary = table.key_type == KeyType::binary16;
     const std::string sql_path = db_.dir() + "/run.sql";
-    {
-      std::ofstream sql(sql_path);
-      sql << "DROP DATABASE IF EXISTS idb; CREATE DATABASE idb; USE idb;\n";
-      // Only the key and fixed-length payload columns: the row is exactly what the model sizes.
-      std::string columns, payload;
-      const std::vector<int> widths = sql::payload_columns(table.payload_bytes);
-      for (std::size_t c = 0; c < widths.size(); ++c) {
-        columns += fmt::format(", p{} BINARY({}) NOT NULL", c, widths[c]);
-        payload += fmt::format(", REPEAT('x', {})", widths[c]);
-      }
-      sql << fmt::format(
-          "CREATE TABLE t (id {} NOT NULL PRIMARY KEY{}) ENGINE=InnoDB ROW_FORMAT=DYNAMIC "
-          "STATS_PERSISTENT=1 STATS_AUTO_RECALC=0;\n",
-          binary ? "BINARY(16)" : "BIGINT UNSIGNED", columns);
-      sql << "SET GLOBAL innodb_monitor_reset = 'index_page_splits';\n";
-      // Multi-row INSERTs keep arrival order within and across statements.
-      constexpr std::size_t kBatch = 2000;
-      for (std::size_t i = 0; i < stream.keys.size(); i += kBatch) {
-        sql << "INSERT IGNORE INTO t VALUES ";
-        for (std::size_t j = i; j < std::min(stream.keys.size(), i + kBatch); ++j) {
-          if (j > i) sql << ',';
-          if (binary) {
-            sql << "(X'" << sql::hex16(stream.keys[j]) << '\'' << payload << ')';
-          } else {
-            sql << '(' << stream.keys[j].lo << payload << ')';
-          }
-        }
-        sql << ";\n";
-      }
-      sql << "ANALYZE TABLE t PERSISTENT FOR ALL;\n";
-      sql << "SELECT 'RESULT',"
-             " (SELECT stat_value FROM mysql.innodb_index_stats WHERE database_name = 'idb'"
-             "  AND table_name = 't' AND index_name = 'PRIMARY' AND stat_name = 'n_leaf_pages'),"
-             " (SELECT COUNT_RESET FROM information_schema.INNODB_METRICS"
-             "  WHERE NAME = 'index_page_splits'),"
-             " (SELECT COUNT(*) FROM t);\n";
-      sql << "DROP DATABASE idb;\n";
-    }
+    write_sql(stream, table, sql_path);
     const auto r = db_.run_sql_file(sql_path);
     std::istringstream out(r.out);
     Metrics m;
@@ -116,11 +78,16 @@ class MariadbEngine final : public Engine {
       m.leaf_pages = leaf;
       ModelOptions opts;  // the same record arithmetic as the model, for a comparable fill
       opts.key_bytes = key_bytes(table.key_type);
-      opts.payload_bytes = table.payload_bytes;
-      m.avg_leaf_fill = leaf ? static_cast<double>(rows) * opts.leaf_record_bytes() /
-                                   (static_cast<double>(leaf) * InnodbPage::kUsable)
-                             : 0;
+      opts.payload_bytes = table.column_bytes();
+      m.avg_leaf_fill = fill(rows, opts.leaf_record_bytes(), leaf);
       m.splits_per_1k = rows ? 1000.0 * static_cast<double>(splits) / static_cast<double>(rows) : 0;
+      if (!table.secondary) continue;
+      for (const char* name : secondary::kIndexNames) {
+        std::uint64_t sec_leaf = 0;
+        fields >> sec_leaf;
+        ModelOptions sec{.key_bytes = 8 + opts.key_bytes, .clustered = false};
+        m.secondary.push_back({name, sec_leaf, fill(rows, sec.leaf_record_bytes(), sec_leaf)});
+      }
     }
     if (!m.leaf_pages) throw Error(fmt::format("mariadb run gave no result:\n{}{}", r.out, r.err));
     std::remove(sql_path.c_str());
@@ -132,6 +99,70 @@ class MariadbEngine final : public Engine {
   }
 
  private:
+  static double fill(std::uint64_t rows, int record_bytes, std::uint64_t leaf) {
+    return leaf ? static_cast<double>(rows) * record_bytes /
+                      (static_cast<double>(leaf) * InnodbPage::kUsable)
+                : 0;
+  }
+
+  // The table (key, the secondary columns and their indexes, fixed-length payload columns:
+  // the row is exactly what the model sizes), the stream as multi-row INSERTs in arrival
+  // order, then the statistics of every index.
+  static void write_sql(const KeyStream& stream, const TableSpec& table, const std::string& path) {
+    const bool binary = table.key_type == KeyType::binary16;
+    std::ofstream sql(path);
+    sql << "DROP DATABASE IF EXISTS idb; CREATE DATABASE idb; USE idb;\n";
+    std::string columns, payload;
+    if (table.secondary) {
+      columns += ", created_at BIGINT UNSIGNED NOT NULL, owner_id BIGINT UNSIGNED NOT NULL";
+    }
+    const std::vector<int> widths = sql::payload_columns(table.payload_bytes);
+    for (std::size_t c = 0; c < widths.size(); ++c) {
+      columns += fmt::format(", p{} BINARY({}) NOT NULL", c, widths[c]);
+      payload += fmt::format(", REPEAT('x', {})", widths[c]);
+    }
+    if (table.secondary) columns += ", KEY k_created (created_at), KEY k_owner (owner_id)";
+    sql << fmt::format(
+        "CREATE TABLE t (id {} NOT NULL PRIMARY KEY{}) ENGINE=InnoDB ROW_FORMAT=DYNAMIC "
+        "STATS_PERSISTENT=1 STATS_AUTO_RECALC=0;\n",
+        binary ? "BINARY(16)" : "BIGINT UNSIGNED", columns);
+    sql << "SET GLOBAL innodb_monitor_reset = 'index_page_splits';\n";
+    // Multi-row INSERTs keep arrival order within and across statements.
+    constexpr std::size_t kBatch = 2000;
+    for (std::size_t i = 0; i < stream.keys.size(); i += kBatch) {
+      sql << "INSERT IGNORE INTO t VALUES ";
+      for (std::size_t j = i; j < std::min(stream.keys.size(), i + kBatch); ++j) {
+        if (j > i) sql << ',';
+        if (binary) {
+          sql << "(X'" << sql::hex16(stream.keys[j]) << '\'';
+        } else {
+          sql << '(' << stream.keys[j].lo;
+        }
+        if (table.secondary) {
+          sql << ',' << secondary::created_at(j) << ',' << secondary::owner_id(j);
+        }
+        sql << payload << ')';
+      }
+      sql << ";\n";
+    }
+    sql << "ANALYZE TABLE t PERSISTENT FOR ALL;\n";
+    auto leaf_of = [](const char* index) {
+      return fmt::format(
+          " (SELECT stat_value FROM mysql.innodb_index_stats WHERE database_name = 'idb'"
+          "  AND table_name = 't' AND index_name = '{}' AND stat_name = 'n_leaf_pages')",
+          index);
+    };
+    sql << "SELECT 'RESULT'," << leaf_of("PRIMARY")
+        << ", (SELECT COUNT_RESET FROM information_schema.INNODB_METRICS"
+           "  WHERE NAME = 'index_page_splits'),"
+           " (SELECT COUNT(*) FROM t)";
+    if (table.secondary) {
+      for (const char* name : secondary::kIndexNames) sql << ',' << leaf_of(name);
+    }
+    sql << ";\n";
+    sql << "DROP DATABASE idb;\n";
+  }
+
   plumbing::DbServer db_;
   std::string version_;
 };

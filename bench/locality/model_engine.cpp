@@ -14,7 +14,8 @@ namespace {
 
 class ModelEngine final : public Engine {
  public:
-  ModelEngine(const PoolSpec& pool, SplitRule rule) : pool_(pool), rule_(rule) {}
+  ModelEngine(const PoolSpec& pool, SplitRule rule, bool secondary_without_pk)
+      : pool_(pool), rule_(rule), secondary_without_pk_(secondary_without_pk) {}
   std::string name() const override { return "model"; }
 
   Metrics run(const KeyStream& stream, const TableSpec& table) override {
@@ -27,18 +28,32 @@ class ModelEngine final : public Engine {
   Metrics run_as(const KeyStream& stream, const TableSpec& table) {
     ModelOptions opts;
     opts.key_bytes = key_bytes(table.key_type);
-    opts.payload_bytes = table.payload_bytes;
+    opts.payload_bytes = table.column_bytes();
     opts.split_rule = rule_;
     InnodbModel<Key> model(opts);
+    std::vector<InnodbModel<SecondaryKey>> indexes;
+    if (table.secondary) {
+      ModelOptions sec = opts;
+      sec.key_bytes = 8 + (secondary_without_pk_ ? 0 : opts.key_bytes);
+      sec.payload_bytes = 0;
+      sec.clustered = false;
+      sec.trace = false;
+      indexes.assign(2, InnodbModel<SecondaryKey>(sec));
+    }
     const auto start = std::chrono::steady_clock::now();
-    std::size_t inserted = 0;
-    for (const Id& id : stream.keys) {
-      if (++inserted % 65536 == 0) plumbing::throw_if_interrupted();  // a matrix's SIGINT
+    for (std::size_t i = 0; i < stream.keys.size(); ++i) {
+      if ((i + 1) % 65536 == 0) plumbing::throw_if_interrupted();  // a matrix's SIGINT
+      const Id& id = stream.keys[i];
+      const Key128 wide = Key128{id.hi} << 64 | id.lo;
+      bool fresh;
       if constexpr (std::is_same_v<Key, Key128>) {
-        model.insert(Key128{id.hi} << 64 | id.lo);
+        fresh = model.insert(wide);
       } else {
-        model.insert(id.lo);
+        fresh = model.insert(id.lo);
       }
+      if (!fresh || indexes.empty()) continue;  // INSERT IGNORE skips the whole row
+      indexes[0].insert({secondary::created_at(i), wide});
+      indexes[1].insert({secondary::owner_id(i), wide});
     }
     const double insert_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -61,6 +76,10 @@ class ModelEngine final : public Engine {
                                  pool_.percent / 100.0 * static_cast<double>(model.leaf_pages()))));
     m.pool_pages = pool;
     m.pool_miss_rate = simulate_lru(model.trace(), model.total_pages(), pool).miss_rate();
+    for (std::size_t k = 0; k < indexes.size(); ++k) {
+      m.secondary.push_back({secondary::kIndexNames[k], indexes[k].leaf_pages(),
+                             indexes[k].avg_leaf_fill()});
+    }
     m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     m.note = fmt::format("{} B leaf records, {} root raises, {} right-sibling inserts, {} scans",
                          opts.leaf_record_bytes(), model.counters().root_raises,
@@ -70,12 +89,14 @@ class ModelEngine final : public Engine {
 
   PoolSpec pool_;
   SplitRule rule_;
+  bool secondary_without_pk_;
 };
 
 }  // namespace
 
-std::unique_ptr<Engine> make_model_engine(const PoolSpec& pool, SplitRule rule) {
-  return std::make_unique<ModelEngine>(pool, rule);
+std::unique_ptr<Engine> make_model_engine(const PoolSpec& pool, SplitRule rule,
+                                          bool secondary_without_pk) {
+  return std::make_unique<ModelEngine>(pool, rule, secondary_without_pk);
 }
 
 std::vector<std::string> engine_names() { return {"model", "sqlite", "mariadb", "postgres"}; }
@@ -88,8 +109,23 @@ std::unique_ptr<Engine> make_engine(std::string_view name, const PoolSpec& pool)
   throw Error(fmt::format("unknown engine '{}'; one of: model, sqlite, mariadb, postgres", name));
 }
 
+namespace secondary {
+
+std::uint64_t created_at(std::size_t i) { return i + 1; }
+
+std::uint64_t owner_id(std::size_t i) {
+  // splitmix64 of the row number: fixed, so every engine and every run sees the same owners.
+  std::uint64_t z = (i + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return (z ^ (z >> 31)) % kOwners + 1;
+}
+
+}  // namespace secondary
+
 void check_table(const TableSpec& table) {
-  const int limit = max_payload_bytes(key_bytes(table.key_type));
+  const int limit = max_payload_bytes(key_bytes(table.key_type)) - (table.column_bytes() -
+                                                                     table.payload_bytes);
   if (table.payload_bytes < 0) throw Error("--payload-bytes must be ≥ 0");
   if (table.payload_bytes > limit) {
     throw Error(fmt::format(

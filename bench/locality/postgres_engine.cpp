@@ -44,6 +44,9 @@ class PostgresEngine final : public Engine {
   std::string name() const override { return "postgres"; }
 
   Metrics run(const KeyStream& stream, const TableSpec& table) override {
+    if (table.secondary) {
+      throw Error("secondary indexes are modelled for InnoDB: use --engine model or mariadb");
+    }
     const auto start = std::chrono::steady_clock::now();
     const bool binary = table.key_type == KeyType::binary16;
     const bool shift = !binary && sql::needs_signed_shift(stream);

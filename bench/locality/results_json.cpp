@@ -23,14 +23,23 @@ nlohmann::json stream_json(const StreamSpec& spec, const RunResult& result) {
           {"rate_per_ms", spec.rate},
           {"achieved_rate_per_ms", result.achieved_rate},
           {"writers", spec.writers},
+          {"node_major", spec.node_major},
           {"arrival", to_string(spec.arrival)},
           {"seed", spec.seed}};
+}
+
+nlohmann::json secondary_errors_json(const ValidationRow& r) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& e : r.secondary_errors()) out.push_back(opt(e));
+  return out;
 }
 
 nlohmann::json validation_row_json(const ValidationRow& r) {
   return {{"stream", r.stream.label},
           {"key_type", to_string(r.key_type)},
           {"payload_bytes", r.payload_bytes},
+          {"secondary_indexes", r.stream.secondary},
+          {"secondary_errors", secondary_errors_json(r)},
           {"tolerance", r.tolerance},
           {"error", opt(r.error())},
           {"pass", r.pass()},
@@ -38,6 +47,20 @@ nlohmann::json validation_row_json(const ValidationRow& r) {
           {"innodb", r.innodb ? to_json(*r.innodb) : nlohmann::json(nullptr)},
           {"sqlite", r.sqlite ? to_json(*r.sqlite) : nlohmann::json(nullptr)},
           {"postgres", r.postgres ? to_json(*r.postgres) : nlohmann::json(nullptr)}};
+}
+
+// The secondary indexes, and the leaf pages of the whole table (clustered + secondaries);
+// null without secondary indexes.
+nlohmann::json secondary_json(const Metrics& m) {
+  if (m.secondary.empty()) return nullptr;
+  nlohmann::json indexes = nlohmann::json::array();
+  std::uint64_t total = m.leaf_pages.value_or(0);
+  for (const auto& i : m.secondary) {
+    indexes.push_back(
+        {{"index", i.name}, {"leaf_pages", i.leaf_pages}, {"avg_leaf_fill", i.avg_leaf_fill}});
+    total += i.leaf_pages;
+  }
+  return {{"indexes", indexes}, {"table_leaf_pages", total}};
 }
 
 }  // namespace
@@ -57,6 +80,7 @@ nlohmann::json to_json(const Metrics& m) {
           {"pool_miss_rate", opt(m.pool_miss_rate)},
           {"pool_pages", opt(m.pool_pages)},
           {"inserts_per_s", opt(m.inserts_per_s)},
+          {"secondary", secondary_json(m)},
           {"seconds", m.seconds},
           {"note", m.note}};
 }
@@ -65,6 +89,7 @@ nlohmann::json run_json(const RunSpec& spec, const RunResult& result) {
   nlohmann::json j = to_json(result.metrics);
   j["stream"] = stream_json(spec.stream, result);
   j["payload_bytes"] = spec.payload_bytes;
+  j["secondary_indexes"] = spec.secondary;
   j["context"] = context_json();
   return j;
 }

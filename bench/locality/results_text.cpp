@@ -23,6 +23,13 @@ void print_run(const RunResult& result, std::ostream& out) {
                      m.pool_miss_rate ? fmt::format("{:.3f} (LRU of {} leaf pages)",
                                                     *m.pool_miss_rate, *m.pool_pages)
                                       : "n/a");
+  std::uint64_t table_leaf = m.leaf_pages.value_or(0);
+  for (const auto& i : m.secondary) {
+    out << fmt::format("secondary {:<12} {} leaf pages, {:.1f} % fill\n", i.name, i.leaf_pages,
+                       100 * i.avg_leaf_fill);
+    table_leaf += i.leaf_pages;
+  }
+  if (!m.secondary.empty()) out << fmt::format("table leaf pages       {}\n", table_leaf);
   if (m.inserts_per_s) {
     out << fmt::format("model speed            {:.2f} M inserts/s\n", *m.inserts_per_s / 1e6);
   }
@@ -51,6 +58,19 @@ void print_validation(const ValidationReport& report, std::ostream& out) {
         err ? fmt::format("{:+.1f}", 100 * *err) : "-", 100 * r.tolerance,
         r.innodb ? (r.pass() ? "ok" : "FAIL") : "-", 100 * *r.model.avg_leaf_fill, fill(r.innodb),
         leaf(r.sqlite), fill(r.sqlite), leaf(r.postgres), fill(r.postgres));
+  }
+  for (const auto& r : report.rows) {
+    const auto errors = r.secondary_errors();
+    for (std::size_t i = 0; i < errors.size(); ++i) {
+      const auto& real = r.innodb && i < r.innodb->secondary.size()
+                             ? std::optional(r.innodb->secondary[i])
+                             : std::nullopt;
+      out << fmt::format("  {:<38} {:<10} model {:>7} InnoDB {:>7} err {:>6}  fill {:.1f} %\n",
+                         r.stream.label, r.model.secondary[i].name, r.model.secondary[i].leaf_pages,
+                         real ? fmt::format("{}", real->leaf_pages) : "-",
+                         errors[i] ? fmt::format("{:+.1f}%", 100 * *errors[i]) : "-",
+                         100 * r.model.secondary[i].avg_leaf_fill);
+    }
   }
   for (const auto& u : report.unavailable) out << "note: " << u << "\n";
   if (!report.innodb_ran) {

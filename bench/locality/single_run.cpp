@@ -33,6 +33,7 @@ RunResult run_locality(const RunSpec& spec) {
     throw Error("128-bit IDs do not fit a bigint key: use --key-type binary16");
   }
   table.payload_bytes = spec.payload_bytes;
+  table.secondary = spec.secondary;
   check_table(table);
   RunResult result;
   {

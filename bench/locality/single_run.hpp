@@ -25,6 +25,7 @@ struct RunSpec {
   StreamSpec stream;
   std::optional<KeyType> key_type;  // nullopt: from the stream's width
   int payload_bytes = 0;
+  bool secondary = false;  // TableSpec::secondary
   std::string engine = "model";
   PoolSpec pool;
   std::string dump_keys;  // empty: none

@@ -62,6 +62,9 @@ class SqliteEngine final : public Engine {
   std::string name() const override { return "sqlite"; }
 
   Metrics run(const KeyStream& stream, const TableSpec& table) override {
+    if (table.secondary) {
+      throw Error("secondary indexes are modelled for InnoDB: use --engine model or mariadb");
+    }
     const auto start = std::chrono::steady_clock::now();
     // A signal unwinds (Interrupted) so the directory goes; what a SIGKILL leaves is swept here
     // by the next run.

@@ -55,32 +55,79 @@ std::vector<ValidationStream> validation_matrix(std::uint64_t rows) {
   seq.rows = rows;
   StreamSpec rnd = seq;
   rnd.synthetic = Synthetic::random;
-  std::vector<ValidationStream> out = {{"sequential bigint", seq, true},
-                                       {"uniform random bigint", rnd, false}};
+  std::vector<ValidationStream> out = {{"sequential bigint", seq, true, std::nullopt, false},
+                                       {"uniform random bigint", rnd, false, std::nullopt, false}};
   if (const Variant* v = first_variant(unordered_uuid)) {
-    out.push_back({std::string(v->name), variant_spec(*v, rows, 50), false});
+    out.push_back({std::string(v->name), variant_spec(*v, rows, 50), false, std::nullopt, false});
   }
   if (const Variant* v = first_variant(counter_uuidv7)) {
-    out.push_back({fmt::format("{} (counter), 50/ms", v->name), variant_spec(*v, rows, 50), true});
+    out.push_back({fmt::format("{} (counter), 50/ms", v->name), variant_spec(*v, rows, 50), true,
+                   std::nullopt, false});
   }
   if (const Variant* v = first_variant(random_uuidv7)) {
     for (const std::uint64_t rate : {5, 50, 1000}) {
-      out.push_back({fmt::format("{}, {}/ms", v->name, rate), variant_spec(*v, rows, rate), false});
+      out.push_back({fmt::format("{}, {}/ms", v->name, rate), variant_spec(*v, rows, rate), false,
+                     std::nullopt, false});
     }
   }
   if (const Variant* v = first_variant(layout_snowflake)) {
     for (const Arrival a : {Arrival::round_robin, Arrival::random}) {
       out.push_back({fmt::format("twitter 8 writers x 5/ms, {}", to_string(a)),
-                     variant_spec(*v, rows, 40, 8, a), true});
+                     variant_spec(*v, rows, 40, 8, a), true, std::nullopt, false});
     }
   }
   return out;
 }
 
+std::vector<ValidationStream> secondary_validation_matrix(std::uint64_t rows) {
+  std::vector<ValidationStream> out;
+  if (const Variant* v = first_variant(layout_snowflake)) {
+    for (const KeyType k : {KeyType::bigint, KeyType::binary16}) {
+      out.push_back({fmt::format("twitter 1 writer x 50/ms, {} PK + 2 secondary", to_string(k)),
+                     variant_spec(*v, rows, 50), true, k, true});
+    }
+  }
+  if (const Variant* v = first_variant(unordered_uuid)) {
+    out.push_back({fmt::format("{}, binary16 PK + 2 secondary", v->name),
+                   variant_spec(*v, rows, 50), false, KeyType::binary16, true});
+  }
+  return out;
+}
+
+namespace {
+
+std::optional<double> relative(std::uint64_t model, std::uint64_t real) {
+  if (real == 0) return std::nullopt;
+  return (static_cast<double>(model) - static_cast<double>(real)) / static_cast<double>(real);
+}
+
+}  // namespace
+
 std::optional<double> ValidationRow::error() const {
-  if (!innodb || !innodb->leaf_pages || *innodb->leaf_pages == 0) return std::nullopt;
-  return (static_cast<double>(*model.leaf_pages) - static_cast<double>(*innodb->leaf_pages)) /
-         static_cast<double>(*innodb->leaf_pages);
+  if (!innodb || !innodb->leaf_pages) return std::nullopt;
+  return relative(*model.leaf_pages, *innodb->leaf_pages);
+}
+
+std::vector<std::optional<double>> ValidationRow::secondary_errors() const {
+  std::vector<std::optional<double>> out;
+  for (std::size_t i = 0; i < model.secondary.size(); ++i) {
+    out.push_back(innodb && i < innodb->secondary.size()
+                      ? relative(model.secondary[i].leaf_pages, innodb->secondary[i].leaf_pages)
+                      : std::nullopt);
+  }
+  return out;
+}
+
+bool ValidationRow::pass() const {
+  if (!innodb) return true;
+  const auto within = [&](const std::optional<double>& e) {
+    return e && std::abs(*e) <= tolerance;
+  };
+  if (!within(error())) return false;
+  for (const auto& e : secondary_errors()) {
+    if (!within(e)) return false;
+  }
+  return true;
 }
 
 bool ValidationReport::pass() const {
@@ -95,7 +142,7 @@ ValidationReport run_validation(const ValidationOptions& options) {
   auto say = [&](const std::string& line) {
     if (options.progress) *options.progress << line << std::endl;
   };
-  auto model = make_model_engine({}, options.split_rule);
+  auto model = make_model_engine({}, options.split_rule, options.secondary_without_pk);
   std::unique_ptr<Engine> sqlite, mariadb, postgres;
   auto open = [&](bool wanted, auto make, std::unique_ptr<Engine>& slot, const char* name) {
     if (!wanted) return;
@@ -111,26 +158,35 @@ ValidationReport run_validation(const ValidationOptions& options) {
   open(options.mariadb, make_mariadb_engine, mariadb, "mariadb");
   open(options.postgres, make_postgres_engine, postgres, "postgres");
   report.innodb_ran = mariadb != nullptr;
-  const auto streams = validation_matrix(options.rows);
-  const std::size_t total = streams.size() * options.payloads.size();
-  for (const auto& vs : streams) {
+  // Every stream at every row size, then the secondary-index streams at one row size.
+  std::vector<std::pair<ValidationStream, std::vector<int>>> plan;
+  for (auto& vs : validation_matrix(options.rows)) plan.emplace_back(vs, options.payloads);
+  if (options.secondary) {
+    for (auto& vs : secondary_validation_matrix(options.rows)) {
+      plan.emplace_back(vs, std::vector<int>{kSecondaryPayload});
+    }
+  }
+  std::size_t total = 0;
+  for (const auto& [vs, payloads] : plan) total += payloads.size();
+  for (const auto& [vs, payloads] : plan) {
     // One stream, materialised once, at every row size: UUID streams differ between builds.
     const KeyStream stream = build_stream(vs.spec);
-    for (const int payload : options.payloads) {
+    for (const int payload : payloads) {
       say(fmt::format("[{}/{}] stream: {}, {} B payload ({} rows)", report.rows.size() + 1, total,
                       vs.label, payload, options.rows));
       ValidationRow row;
       row.stream = vs;
-      row.key_type = default_key_type(stream.width);
+      row.key_type = vs.key_type.value_or(default_key_type(stream.width));
       row.payload_bytes = payload;
       row.tolerance = vs.ordered ? 0.05 : 0.12;
-      const TableSpec table{row.key_type, payload};
+      TableSpec table{row.key_type, payload, vs.secondary};
       check_table(table);
-      row.model = model->run(
-          stream, options.model_ignores_payload ? TableSpec{row.key_type, 0} : table);
-      if (sqlite) row.sqlite = sqlite->run(stream, table);
+      TableSpec modelled = table;
+      if (options.model_ignores_payload) modelled.payload_bytes = 0;
+      row.model = model->run(stream, modelled);
+      if (sqlite && !vs.secondary) row.sqlite = sqlite->run(stream, table);
       if (mariadb) row.innodb = mariadb->run(stream, table);
-      if (postgres) row.postgres = postgres->run(stream, table);
+      if (postgres && !vs.secondary) row.postgres = postgres->run(stream, table);
       say(fmt::format("  model {} leaf pages{}", *row.model.leaf_pages,
                       row.innodb ? fmt::format(", InnoDB {}", *row.innodb->leaf_pages) : ""));
       report.rows.push_back(std::move(row));

@@ -46,8 +46,9 @@ TEST(ValidateSqlite, PlantedDefectMiddleOnlySplitIsCaught) {
 // Small enough for CI: 30,000 rows, key-only and the widest validated row (the full four row
 // sizes at 300,000 rows are `idbench locality --validate`).
 ValidationReport innodb_report(SplitRule rule, std::vector<int> payloads = {0, 1000},
-                               bool ignore_payload = false) {
+                               bool ignore_payload = false, bool secondary = true) {
   ValidationOptions opts;
+  opts.secondary = secondary;
   opts.rows = 30'000;
   opts.payloads = std::move(payloads);
   opts.sqlite = false;
@@ -60,25 +61,51 @@ ValidationReport innodb_report(SplitRule rule, std::vector<int> payloads = {0, 1
 TEST(ValidateInnodb, ModelWithinToleranceOfMariadbOnEveryStreamAndRowSize) {
   const ValidationReport report = innodb_report(SplitRule::innodb);
   if (!report.innodb_ran) GTEST_SKIP() << report.unavailable.front();
-  EXPECT_EQ(report.rows.size(), 2 * validation_matrix(1).size());
-  int wide = 0;
+  EXPECT_EQ(report.rows.size(),
+            2 * validation_matrix(1).size() + secondary_validation_matrix(1).size());
+  int wide = 0, with_secondary = 0;
   for (const auto& r : report.rows) {
     wide += r.payload_bytes == 1000;
+    with_secondary += r.innodb->secondary.size() == 2 && r.secondary_errors().size() == 2;
     EXPECT_TRUE(r.pass()) << r.stream.label << ", " << r.payload_bytes << " B: model "
                           << *r.model.leaf_pages << " vs InnoDB " << *r.innodb->leaf_pages;
   }
   EXPECT_EQ(wide, static_cast<int>(validation_matrix(1).size()));
+  EXPECT_EQ(with_secondary, static_cast<int>(secondary_validation_matrix(1).size()));
+}
+
+// Secondary entries without the primary key: the wide-key cost the model must show is gone.
+TEST(ValidateInnodb, PlantedDefectSecondaryEntriesWithoutThePrimaryKeyAreCaught) {
+  ValidationOptions opts;
+  opts.rows = 30'000;
+  opts.payloads = {};
+  opts.sqlite = false;
+  opts.postgres = false;
+  opts.secondary_without_pk = true;
+  const ValidationReport report = run_validation(opts);
+  if (!report.innodb_ran) GTEST_SKIP() << report.unavailable.front();
+  ASSERT_EQ(report.rows.size(), secondary_validation_matrix(1).size());
+  for (const auto& r : report.rows) EXPECT_FALSE(r.pass()) << r.stream.label;
+}
+
+TEST(ValidationMatrix, SecondaryStreamsCompareTheSameKeysAsBigintAndBinary16) {
+  const auto m = secondary_validation_matrix(1000);
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_EQ(m[0].spec.variant, m[1].spec.variant);
+  EXPECT_EQ(m[0].key_type, KeyType::bigint);
+  EXPECT_EQ(m[1].key_type, KeyType::binary16);
+  for (const auto& vs : m) EXPECT_TRUE(vs.secondary);
 }
 
 TEST(ValidateInnodb, PlantedDefectMiddleOnlySplitDisagreesWithMariadb) {
-  const ValidationReport report = innodb_report(SplitRule::middle_only, {0});
+  const ValidationReport report = innodb_report(SplitRule::middle_only, {0}, false, false);
   if (!report.innodb_ran) GTEST_SKIP() << report.unavailable.front();
   EXPECT_FALSE(report.pass());
 }
 
 // A model that sized rows key-only whatever the table holds must be caught at a real row size.
 TEST(ValidateInnodb, PlantedDefectModelIgnoringThePayloadDisagreesWithMariadb) {
-  const ValidationReport report = innodb_report(SplitRule::innodb, {250}, true);
+  const ValidationReport report = innodb_report(SplitRule::innodb, {250}, true, false);
   if (!report.innodb_ran) GTEST_SKIP() << report.unavailable.front();
   EXPECT_FALSE(report.pass());
 }

@@ -94,10 +94,11 @@ expect 2 "--system with --exec" "$idbench" real --system quick --exec "sh $tmp/c
 [ ! -e "$tmp/x.json" ] || fail "a refused run wrote its file"
 
 # SIGINT in the middle of the second cell: exit 130, the first cell kept, no program left.
-"$idbench" real --exec "sh $tmp/counter.sh" --clients 2 --requests 1,1 --seconds 1.5 \
-  --warmup 0 --out "$tmp/int.json" 2>"$tmp/err" &
+# (3 s cells: a loaded machine may take a while to see the first one written.)
+"$idbench" real --exec "sh $tmp/counter.sh" --clients 2 --requests 1,1 --seconds 3 \
+  --warmup 0 --locality-rows 0 --out "$tmp/int.json" 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 100); do
+for _ in $(seq 200); do
   [ -e "$tmp/int.json" ] && [ "$(json "$tmp/int.json" 'len(j["cells"])' 2>/dev/null)" = 1 ] && break
   sleep 0.05
 done
