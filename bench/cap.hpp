@@ -91,7 +91,9 @@ FormatCap format_cap(const Layout& layout, std::uint64_t nodes);
 // The bit position of the timestamp in a 64-bit layout's ID: it always sits right above the
 // node and sequence fields, whichever of them is lowest (spare | ts | node | seq, or Sonyflake's
 // ts | seq | node). So `id >> tick_shift(layout)` is the tick, the spare bit being 0.
-inline int tick_shift(const Layout& layout) { return layout.node_bits() + layout.seq_bits(); }
+inline int tick_shift(const Layout& layout) {
+  return layout.gen_bits() + layout.node_bits() + layout.seq_bits();
+}
 
 // Distinct node ids among `ids` of a 64-bit layout.
 std::uint64_t distinct_nodes(const Layout& layout, std::span<const std::uint64_t> ids);

@@ -49,6 +49,18 @@ expect_status 0 "$bin" chaos --scenario ntp-step-back --variant cas --policy uns
 [ "$(json_number duplicates "$tmp/out")" -gt 0 ] || fail "unsafe produced no duplicates"
 grep -q '"caught": true' "$tmp/out" || fail "unsafe's duplicates not caught"
 
+# Issue 14, clock-sequence (DCE 1994): through all three steps a new clock sequence (UUIDv6)
+# or generation (2 gen bits of a Snowflake layout) per step: no refusal, no duplicate.
+for run in "--variant uuidv6" \
+           "--variant mutex --layout ts=41,node=8,gen=2,seq=12,epoch=1288834974657"; do
+  # shellcheck disable=SC2086
+  expect_status 0 "$bin" chaos --scenario ntp-step-back $run --policy clock-sequence --nodes 2 \
+    --json --time-scale 0.2 --rate 20000 --quiet
+  [ "$(json_number duplicates "$tmp/out")" = 0 ] || fail "clock-sequence ($run) duplicated"
+  [ "$(json_number refusals "$tmp/out")" = 0 ] || fail "clock-sequence ($run) refused"
+  grep -q '"promise_kept": true' "$tmp/out" || fail "clock-sequence ($run) broke its promise"
+done
+
 # A timeline file, written whole.
 expect_status 0 "$bin" chaos --scenario leap-second --variant uuidv7 --policy wait \
   --time-scale 0.2 --rate 20000 --quiet --timeline "$tmp/timeline.json"

@@ -26,29 +26,36 @@ std::string mark_path(const std::string& persist_dir, std::uint64_t node_id) {
   return fmt::format("{}/node-{}.hwm", persist_dir, node_id);
 }
 
-std::optional<std::int64_t> HighWaterMark::load() const {
-  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+std::optional<std::string> read_state_file(const std::string& path, std::size_t max_bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return std::nullopt;
-    fail("cannot open", path_);
+    fail("cannot open", path);
   }
-  // Read past any sensible mark, so a long file is seen whole, not cut to a valid prefix.
-  char buf[kMaxMarkFileBytes + 1];
+  // Read one byte past the limit, so a long file is seen whole, not cut to a valid prefix.
+  std::string buf(max_bytes + 1, '\0');
   std::size_t got = 0;
   for (;;) {
-    const ssize_t n = ::read(fd, buf + got, sizeof buf - got);
+    const ssize_t n = ::read(fd, buf.data() + got, buf.size() - got);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       const int read_errno = errno;
       ::close(fd);
       errno = read_errno;
-      fail("cannot read", path_);
+      fail("cannot read", path);
     }
     got += static_cast<std::size_t>(n);
-    if (n == 0 || got == sizeof buf) break;
+    if (n == 0 || got == buf.size()) break;
   }
   ::close(fd);
-  return parse_mark(std::string_view(buf, got), path_);
+  buf.resize(got);
+  return buf;
+}
+
+std::optional<std::int64_t> HighWaterMark::load() const {
+  const std::optional<std::string> text = read_state_file(path_, kMaxMarkFileBytes);
+  if (!text) return std::nullopt;
+  return parse_mark(*text, path_);
 }
 
 std::int64_t parse_mark(std::string_view text, const std::string& path) {

@@ -65,6 +65,11 @@ std::int64_t parse_mark(std::string_view text, const std::string& path);
 // Bytes as a quoted, printable string: \r, \x00, ...; at most 40 shown, then "…".
 std::string shown(std::string_view bytes);
 
+// The bytes of a small state file (at most max_bytes + 1 are read, so an overlong file shows
+// as such); nullopt when it does not exist. Throws HighWaterMarkError naming `path` when it
+// cannot be opened or read.
+std::optional<std::string> read_state_file(const std::string& path, std::size_t max_bytes);
+
 // Where a node keeps its high-water mark in `persist_dir`: one file per node id.
 std::string mark_path(const std::string& persist_dir, std::uint64_t node_id);
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "chaos/driver.hpp"
@@ -38,6 +39,7 @@ RunConfig run_config(const MatrixPlan& plan, const MatrixCell& c) {
   rc.scenario = c.scenario;
   rc.variant = c.variant;
   rc.policy = c.policy;
+  if (!c.layout.empty()) rc.layout = c.layout;
   rc.nodes = plan.config.nodes;
   rc.threads = plan.config.threads;
   rc.rate = plan.config.rate;
@@ -82,6 +84,60 @@ std::vector<std::string> default_matrix_variants(bool quick) {
   return out;
 }
 
+namespace {
+
+constexpr std::string_view kClockSequence = "clock-sequence";
+
+// How many times the scenario steps some clock back (a step, or a VM's resume, below 0).
+int backward_steps(const Scenario& s) {
+  int n = 0;
+  for (const Event& e : s.events) {
+    const bool moves = e.kind == EventKind::step || e.kind == EventKind::resume;
+    if (moves && e.step_ms < 0) ++n;
+  }
+  return n;
+}
+
+// The variants of the clock-sequence cells: the given ones whose description keeps a clock
+// sequence, or by default those whose description puts them in this matrix.
+std::vector<const Variant*> clock_sequence_variants(const MatrixConfig& cfg) {
+  std::vector<const Variant*> out;
+  for (const Variant& v : variants()) {
+    const bool keeps = v.defaults.clock_sequence;
+    const bool chosen = cfg.variants.empty()
+                            ? (cfg.quick ? v.defaults.clock_sequence_quick : keeps)
+                            : keeps && std::ranges::find(cfg.variants, v.name) != cfg.variants.end();
+    if (chosen) out.push_back(&v);
+  }
+  return out;
+}
+
+// The clock-sequence cells of one scenario (see matrix.hpp).
+void add_clock_sequence_cells(const MatrixConfig& cfg, const Scenario& s, std::int64_t ms,
+                              std::vector<MatrixCell>& cells) {
+  if (!s.steps_back) return;
+  const int steps = backward_steps(s);
+  if (cfg.quick && !s.restarts && steps < 2) return;
+  const std::string scenario(s.name);
+  const std::string policy(kClockSequence);
+  for (bool persist : {false, true}) {
+    if (persist && (!cfg.persist_restart || (cfg.quick && !s.restarts))) continue;
+    for (const Variant* v : clock_sequence_variants(cfg)) {
+      const std::string name(v->name);
+      if (!v->uses_layout) {
+        cells.push_back({scenario, name, policy, "", "", persist, ms});
+        continue;
+      }
+      cells.push_back({scenario, name, policy, kGenLayout, "gen=2", persist, ms});
+      if (steps > 1 && !persist) {
+        cells.push_back({scenario, name, policy, kGen1Layout, "gen=1", false, ms});
+      }
+    }
+  }
+}
+
+}  // namespace
+
 MatrixPlan plan_matrix(const MatrixConfig& cfg) {
   if (cfg.out_path.empty()) throw Error("the matrix needs --out FILE");
   MatrixPlan plan;
@@ -97,6 +153,8 @@ MatrixPlan plan_matrix(const MatrixConfig& cfg) {
     for (const auto& p : policy_catalog()) plan.policies.emplace_back(p.name);
   }
   for (const auto& p : plan.policies) Policy::parse(p);  // throws with the list of policies
+  const bool clock_sequence =
+      std::ranges::find(plan.policies, kClockSequence) != plan.policies.end();
   for (const Scenario* s : chosen_scenarios(cfg.scenarios)) {
     plan.scenarios.emplace_back(s->name);
     const std::int64_t ms = scaled(*s, plan.time_scale).duration_ms;
@@ -104,10 +162,12 @@ MatrixPlan plan_matrix(const MatrixConfig& cfg) {
       if (persist && !(s->restarts && cfg.persist_restart)) continue;
       for (const auto& v : plan.variants) {
         for (const auto& p : plan.policies) {
-          plan.cells.push_back({std::string(s->name), v, p, persist, ms});
+          if (p == kClockSequence) continue;  // cells of its own, below
+          plan.cells.push_back({std::string(s->name), v, p, "", "", persist, ms});
         }
       }
     }
+    if (clock_sequence) add_clock_sequence_cells(cfg, *s, ms, plan.cells);
   }
   return plan;
 }

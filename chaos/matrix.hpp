@@ -12,6 +12,14 @@
 // scenarios run again with a persisted high-water mark, to show the fix beside the failure.
 // `quick` halves every scenario's timeline, for the default suite.
 //
+// clock-sequence has cells of its own (when the policies include it, as by default): the
+// variants whose description says `defaults.clock_sequence` (`.clock_sequence_quick`), over
+// the scenarios whose clocks step back, with and without --persist; a Snowflake-family
+// variant runs on kGenLayout (2 gen bits: 3 backward steps without waiting), and, on a
+// scenario with more backward steps than that layout's one spare generation, once more on
+// kGen1Layout: where the policy ends and falls back to waiting. The quick matrix keeps the
+// scenarios that restart or step back more than once.
+//
 // Thread safety: runs cells one at a time from the calling thread (see driver.hpp).
 #pragma once
 
@@ -36,10 +44,16 @@ struct MatrixConfig {
   std::string node_binary;
 };
 
+// Twitter's 41/10/12 with 2 (1) of its 10 machine bits as clock-sequence generations.
+inline constexpr const char* kGenLayout = "ts=41,node=8,gen=2,seq=12,epoch=1288834974657";
+inline constexpr const char* kGen1Layout = "ts=41,node=9,gen=1,seq=12,epoch=1288834974657";
+
 struct MatrixCell {
   std::string scenario;
   std::string variant;
   std::string policy;
+  std::string layout;        // empty: the run's default layout
+  std::string layout_label;  // for progress lines, e.g. gen=2
   bool persist = false;
   std::int64_t duration_ms = 0;
 };

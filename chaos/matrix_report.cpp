@@ -48,6 +48,7 @@ CellOutcome cell_not_run(const MatrixCell& c, int nodes, const std::string& key,
   out.json = {{"scenario", c.scenario}, {"variant", c.variant}, {"policy", c.policy},
               {"persist", c.persist},   {"nodes", nodes},       {key, why},
               {"promise_kept", nullptr}};
+  if (!c.layout.empty()) out.json["layout"] = c.layout;
   out.failed = key != "skipped";
   out.line = fmt::format("{}: {}", key == "skipped" ? "skipped" : "ERROR", why);
   return out;
@@ -101,8 +102,9 @@ void print_plan(const MatrixPlan& plan, std::FILE* progress) {
 void print_cell_start(const MatrixPlan& plan, std::size_t i, std::FILE* progress) {
   if (progress == nullptr) return;
   const MatrixCell& c = plan.cells[i];
-  const std::string label = fmt::format("{}{} · {} · {}", c.scenario,
-                                        c.persist ? " (persist)" : "", c.variant, c.policy);
+  const std::string label =
+      fmt::format("{}{} · {}{} · {}", c.scenario, c.persist ? " (persist)" : "", c.variant,
+                  c.layout_label.empty() ? "" : " " + c.layout_label, c.policy);
   fmt::print(progress, "[{:>3}/{}] {:<52} {:>4.1f} s … ", i + 1, plan.cells.size(), label,
              c.duration_ms / 1000.0);
   std::fflush(progress);

@@ -17,11 +17,13 @@
 #include <thread>
 #include <vector>
 
+#include "chaos/clock_sequence_store.hpp"
 #include "chaos/high_water_mark.hpp"
 #include "chaos/raw_time.hpp"
 #include "chaos/record.hpp"
 #include "generators/errors.hpp"
 #include "generators/registry.hpp"
+#include "generators/uuid_format.hpp"
 #include "plumbing/atomic_file.hpp"
 
 namespace idbench::chaos {
@@ -134,7 +136,13 @@ class Node {
     opts.layout = Layout::parse(cfg.layout, Clock::floor_div(true_ns(), 1'000'000));
     opts.policy = Policy::parse(cfg.policy);
     opts.node = cfg.node_id;
+    // A UUIDv1/v6 node is the configured node id, marked as no MAC by the multicast bit
+    // (RFC 9562 §6.10), so a restarted node issues under the same node field.
+    opts.uuid_node = uuid_format::kMulticastBit | cfg.node_id;
     if (!cfg.persist_dir.empty()) {
+      if (opts.policy.kind == PolicyKind::clock_sequence) {
+        opts.generation_store = std::make_shared<ClockSequenceStore>(cfg.persist_dir);
+      }
       HighWaterMark mark(mark_path(cfg.persist_dir, cfg.node_id));
       opts.resume_after_unix_ms = mark.load();
       opts.clock = std::make_shared<ReservingClock>(wall_clock(), mark, lookahead_ms(opts.policy),

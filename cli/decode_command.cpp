@@ -25,10 +25,11 @@ nlohmann::ordered_json decode_u64(std::uint64_t id, const Layout& layout) {
   const auto parts = layout.split_node(f.node);
   for (std::size_t i = 0; i < parts.size(); ++i) out[layout.node_parts()[i].name] = parts[i];
   if (parts.size() > 1) out["node"] = f.node;
+  if (layout.gen_bits() > 0) out["gen"] = f.gen;  // the clock-sequence generation
   out["seq"] = f.seq;
   // Bits above the layout's fields (the spare sign bit, or more in a narrow layout) are never
   // set by a generator of this layout: the fields above would describe some other ID.
-  const int used = layout.ts_bits() + layout.node_bits() + layout.seq_bits();
+  const int used = layout.used_bits();
   if (used < 64 && (id >> used) != 0) {
     out["valid"] = false;
     out["warning"] = fmt::format(

@@ -24,7 +24,7 @@ constexpr std::int64_t kNowUnixMs = 1'800'000'000'000;  // as layout_fuzz: fixed
 
 void decode_u64(const Layout& layout, std::uint64_t id) {
   const LayoutFields f = layout.decode(id);
-  const int used = layout.ts_bits() + layout.node_bits() + layout.seq_bits();
+  const int used = layout.used_bits();
   const std::uint64_t field_bits = used >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << used) - 1;
   require(layout.encode(f) == (id & field_bits), "layout {}: {} does not re-encode",
           one_line(layout.spec()), id);

@@ -39,6 +39,7 @@ class LayoutError : public Error {
     epoch_in_future,        // an epoch after now
     lifetime_beyond_int64,  // the last tick's Unix ms does not fit int64
     node_out_of_range,      // a node id the node field cannot hold
+    gen_too_wide,           // more gen bits than kMaxGenBits
   };
   LayoutError(Code code, const std::string& message) : Error(message), code_(code) {}
   Code code() const { return code_; }

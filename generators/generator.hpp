@@ -25,6 +25,7 @@
 #include "generators/id.hpp"
 #include "generators/layout.hpp"
 #include "generators/policy.hpp"
+#include "generators/sequencer.hpp"
 
 namespace idbench {
 
@@ -35,6 +36,16 @@ concept IdGenerator = requires(G& g, const G& cg) {
       std::same_as<typename G::id_type, Uuid>;
   { g.next() } -> std::same_as<typename G::id_type>;
   { cg.format() } -> std::convertible_to<std::string>;
+};
+
+// Durable storage of clock-sequence generations, one record per node id (chaos/
+// clock_sequence_store.hpp keeps them in files). Implementations must be thread-safe.
+class GenerationStore {
+ public:
+  virtual ~GenerationStore() = default;
+  virtual std::optional<Generations> load(std::uint64_t node) = 0;
+  // Durable before it returns.
+  virtual void store(std::uint64_t node, const Generations& gens) = 0;
 };
 
 // How to build a generator. Variants ignore what does not apply to them (a counter has no
@@ -50,6 +61,14 @@ struct GeneratorOptions {
   // A persisted high-water mark: the generator starts as if it had issued the last ID of the
   // tick holding this Unix ms, so its policy applies until the clock passes it.
   std::optional<std::int64_t> resume_after_unix_ms;
+  // clock-sequence's stable storage (RFC 9562 §6.3: the clock sequence and last timestamp):
+  // a generator starts from the generations stored for its node id and stores new ones before
+  // it returns an ID of a new generation. null: the clock sequence starts random (§6.1) and,
+  // when resuming from a mark, every tick up to the mark counts as issued under every
+  // generation.
+  std::shared_ptr<GenerationStore> generation_store;
+  // UUIDv1/v6: the 48-bit node; nullopt: 47 random bits with the multicast bit set (§6.10).
+  std::optional<std::uint64_t> uuid_node;
 };
 
 // The erased interface the harness uses.

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <latch>
+#include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -29,7 +31,7 @@ GeneratorOptions manual_options(const std::shared_ptr<ManualClock>& clock,
 TEST(Registry, NamesEveryVariantOnce) {
   std::set<std::string_view> names;
   for (const auto& v : variants()) EXPECT_TRUE(names.insert(v.name).second) << v.name;
-  EXPECT_EQ(names.size(), 10u);
+  EXPECT_EQ(names.size(), 12u);
   EXPECT_EQ(find_variant("nope"), nullptr);
   EXPECT_THROW(make_generator("nope", GeneratorOptions{}), Error);
 }
@@ -361,6 +363,145 @@ TEST(Concurrency, SharedGeneratorsStayUniqueAcrossThreads) {
     }
     std::sort(all.begin(), all.end());
     EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end()) << name;
+  }
+}
+
+// --- UUIDv1/v6 and the clock-sequence policy.
+
+// A GenerationStore in memory: what a generator stored, and what it loads at start.
+class MemoryStore final : public GenerationStore {
+ public:
+  std::optional<Generations> load(std::uint64_t node) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto it = stored_.find(node);
+    if (it == stored_.end()) return std::nullopt;
+    return it->second;
+  }
+  void store(std::uint64_t node, const Generations& gens) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    stored_[node] = gens;
+    ++stores_;
+  }
+  int stores() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return stores_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::uint64_t, Generations> stored_;
+  int stores_ = 0;
+};
+
+// RFC 9562 Appendix A.1 and A.5: 2022-02-22T19:22:22Z, clock sequence 0x33C8, node
+// 9F6BDECED846, as v1 and as v6.
+TEST(DceUuid, IssuesTheRfcExampleFromItsTimeClockSequenceAndNode) {
+  for (const auto& [name, expected] :
+       {std::pair{"uuidv1", "c232ab00-9414-11ec-b3c8-9f6bdeced846"},
+        std::pair{"uuidv6", "1ec9414c-232a-6b00-b3c8-9f6bdeced846"}}) {
+    auto clock = std::make_shared<ManualClock>(std::int64_t{1645557742} * 1'000'000'000);
+    GeneratorOptions opts = manual_options(clock, PolicyKind::clock_sequence);
+    auto store = std::make_shared<MemoryStore>();
+    store->store(0, {0x33C8, 0x33C8, -1, -1});
+    opts.generation_store = store;
+    opts.uuid_node = 0x9F6BDECED846;
+    EXPECT_EQ(make_generator(name, opts)->next().to_uuid().to_string(), expected) << name;
+  }
+}
+
+TEST(DceUuid, ARandomNodeHasTheMulticastBitSet) {
+  auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+  for (const char* name : {"uuidv1", "uuidv6"}) {
+    const Id id = make_generator(name, manual_options(clock))->next();
+    EXPECT_NE(id.lo & (std::uint64_t{1} << 40), 0u) << name;
+    EXPECT_EQ(id.lo >> 62, 0b10u) << name;
+  }
+  GeneratorOptions opts = manual_options(clock);
+  opts.uuid_node = std::uint64_t{1} << 48;
+  EXPECT_THROW(make_generator("uuidv6", opts), NodeError);
+}
+
+TEST(DceUuid, OneIdPerHundredNanosecondsSpinsToTheNextTick) {
+  auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000, /*relax_step_ns=*/100);
+  auto gen = make_generator("uuidv6", manual_options(clock));
+  const Id a = gen->next();
+  const Id b = gen->next();  // same 100 ns: spins one relax step
+  EXPECT_EQ(clock->steady_ns(), 100);
+  EXPECT_LT(a, b);
+}
+
+// The acceptance in miniature: a step back under clock-sequence issues at once (no relax,
+// so no wait) under a new clock sequence, stored before the ID is returned, and every ID is
+// unique.
+TEST(ClockSequence, AStepBackChangesTheClockSequenceWithoutWaiting) {
+  for (const char* name : {"uuidv1", "uuidv6"}) {
+    auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000, /*relax_step_ns=*/0);
+    GeneratorOptions opts = manual_options(clock, PolicyKind::clock_sequence);
+    auto store = std::make_shared<MemoryStore>();
+    opts.generation_store = store;
+    auto gen = make_generator(name, opts);
+    std::set<Id> ids;
+    for (int step = 0; step < 3; ++step) {
+      for (int i = 0; i < 100; ++i) {
+        ids.insert(gen->next());
+        clock->advance_ns(100);
+      }
+      clock->step_wall_ms(-200);
+    }
+    ids.insert(gen->next());
+    EXPECT_EQ(ids.size(), 301u) << name;
+    EXPECT_EQ(store->stores(), 4) << name << ": one durable write at start, one per new clock sequence";
+    EXPECT_EQ(clock->steady_ns(), 300 * 100) << name << " waited";
+  }
+}
+
+TEST(ClockSequence, WithoutAGenerationFieldItWaitsAsWaitDoes) {
+  auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+  auto gen = make_generator("mutex", manual_options(clock, PolicyKind::clock_sequence));
+  const Id before = gen->next();
+  clock->step_wall_ms(-5);
+  EXPECT_GT(gen->next(), before);
+  EXPECT_GE(clock->steady_ns(), 5'000'000);
+}
+
+constexpr std::string_view kGen2 = "ts=41,node=8,gen=2,seq=12,epoch=1288834974657";
+
+TEST(ClockSequence, CasRefusesALayoutWithGenBits) {
+  auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+  GeneratorOptions opts = manual_options(clock, PolicyKind::clock_sequence);
+  opts.layout = Layout::parse(kGen2, kStartMs);
+  EXPECT_THROW(make_generator("cas", opts), Error);
+  opts.policy = Policy::of(PolicyKind::refuse);
+  EXPECT_NO_THROW(make_generator("cas", opts));
+}
+
+// Snowflake on a layout with 2 gen bits: three backward steps, each deeper than the last,
+// are three new generations (no wait); the fourth, inside the window where every generation
+// issued, waits for the clock; no ID repeats.
+TEST(ClockSequence, GenBitsCarryASnowflakeThroughThreeStepsThenItWaits) {
+  for (const char* name : {"mutex", "thread-local"}) {
+    auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000, /*relax_step_ns=*/100'000);
+    GeneratorOptions opts = manual_options(clock, PolicyKind::clock_sequence);
+    opts.layout = Layout::parse(kGen2, kStartMs);
+    opts.node = 5;
+    auto gen = make_generator(name, opts);
+    std::set<Id> ids;
+    std::set<std::uint64_t> gens;
+    for (int step = 0; step < 4; ++step) {
+      for (int i = 0; i < 50; ++i) {
+        const Id id = gen->next();
+        ids.insert(id);
+        gens.insert(opts.layout.decode(id.lo).gen);
+        EXPECT_EQ(opts.layout.decode(id.lo).node, 5u);
+        clock->advance_ms(1);
+      }
+      EXPECT_EQ(clock->steady_ns(), (step + 1) * 50'000'000) << name << " waited";
+      clock->step_wall_ms(-100);
+    }
+    EXPECT_EQ(gens.size(), 4u) << name;
+    ids.insert(gen->next());  // the fourth step: generations spent inside the window, waits
+    EXPECT_EQ(ids.size(), 201u) << name;
+    EXPECT_GE(clock->steady_ns(), 200'000'000 + 99'000'000) << name << " did not wait";
   }
 }
 

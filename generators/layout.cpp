@@ -58,6 +58,9 @@ std::vector<NodePart> name_parts(std::string_view preset, std::vector<NodePart> 
 }
 
 constexpr std::int64_t kMaxUnitMs = 1000;
+// A generation field wider than a DCE clock sequence (14 bits, 16,384 generations) buys
+// nothing a layout could use: every bit beyond halves the node space once more.
+constexpr int kMaxGenBits = 14;
 
 [[noreturn]] void fail(Code code, std::string_view spec, std::string_view why) {
   throw LayoutError(code, fmt::format("layout '{}': {}; expected a preset ({}) or a spec like "
@@ -154,6 +157,8 @@ LayoutSpec parse_spec(std::string_view text) {
       const std::int64_t spare = parse_int(text, key, value);
       if (spare != 0 && spare != 1) malformed(text, "spare must be 0 or 1");
       spec.spare_bit = spare == 1;
+    } else if (key == "gen") {
+      spec.gen_bits = parse_bits(text, key, value);
     } else if (key == "low") {
       if (value != "seq" && value != "node") malformed(text, "low must be seq or node");
       spec.node_in_low_bits = value == "node";
@@ -243,7 +248,13 @@ Layout Layout::from_spec(LayoutSpec spec, std::int64_t now_unix_ms) {
   for (const auto& part : spec.node) {
     if (part.bits == 0) zero(part.name);
   }
-  int total = spec.ts_bits + spec.seq_bits;
+  if (spec.gen_bits > kMaxGenBits) {
+    throw LayoutError(Code::gen_too_wide,
+                      fmt::format("layout '{}': gen={} is wider than a DCE clock sequence ({} "
+                                  "bits); every gen bit halves the node space",
+                                  spec.name, spec.gen_bits, kMaxGenBits));
+  }
+  int total = spec.ts_bits + spec.seq_bits + spec.gen_bits;
   for (const auto& part : spec.node) total += part.bits;
   const int room = spec.spare_bit ? 63 : 64;
   if (total > room) {
@@ -262,8 +273,10 @@ std::string Layout::spec() const {
     if (!node.empty()) node += '+';
     node += fmt::format("{}", part.bits);
   }
-  return fmt::format("{}ts={},node={},seq={},unit={},{}epoch={}", spec_.spare_bit ? "" : "spare=0,",
-                     spec_.ts_bits, node, spec_.seq_bits, unit_text(spec_.unit_ms),
+  const std::string gen = spec_.gen_bits > 0 ? fmt::format("gen={},", spec_.gen_bits) : "";
+  return fmt::format("{}ts={},node={},{}seq={},unit={},{}epoch={}",
+                     spec_.spare_bit ? "" : "spare=0,", spec_.ts_bits, node, gen,
+                     spec_.seq_bits, unit_text(spec_.unit_ms),
                      spec_.node_in_low_bits ? "low=node," : "", spec_.epoch_unix_ms);
 }
 
@@ -282,28 +295,35 @@ void Layout::check_node(std::uint64_t node) const {
   }
 }
 
+// The node area is gen:node, the generation in its top bits (see the header).
 std::uint64_t Layout::encode(const LayoutFields& f) const {
   const auto tick = static_cast<std::uint64_t>(f.tick);
   const int nb = node_bits();
+  const int ab = nb + spec_.gen_bits;  // the node area
   const int sb = spec_.seq_bits;
-  if (spec_.node_in_low_bits) return tick << (sb + nb) | f.seq << nb | f.node;
-  return tick << (nb + sb) | f.node << sb | f.seq;
+  const std::uint64_t area = f.gen << nb | f.node;
+  if (spec_.node_in_low_bits) return tick << (sb + ab) | f.seq << ab | area;
+  return tick << (ab + sb) | area << sb | f.seq;
 }
 
 LayoutFields Layout::decode(std::uint64_t id) const {
   const int nb = node_bits();
+  const int ab = nb + spec_.gen_bits;
   const int sb = spec_.seq_bits;
   LayoutFields f;
+  std::uint64_t area = 0;
   if (spec_.node_in_low_bits) {
-    f.node = id & max_node();
-    f.seq = (id >> nb) & max_seq();
+    area = id & mask(ab);
+    f.seq = (id >> ab) & max_seq();
   } else {
     f.seq = id & max_seq();
-    f.node = (id >> sb) & max_node();
+    area = (id >> sb) & mask(ab);
   }
+  f.node = area & max_node();
+  f.gen = (area >> nb) & max_gen();
   // Bits above ts (the spare bit, if set) are not part of the tick: a decoder shows what
   // the layout means, and `encode(decode(id)) == id` holds for every ID the layout issues.
-  f.tick = static_cast<std::int64_t>((id >> (nb + sb)) & mask(spec_.ts_bits));
+  f.tick = static_cast<std::int64_t>((id >> (ab + sb)) & mask(spec_.ts_bits));
   return f;
 }
 

@@ -14,7 +14,11 @@
 //
 // A spec string is `ts=BITS,node=BITS[+BITS],seq=BITS[,unit=Nms|Ns][,epoch=UNIX_MS]` plus two
 // optional keys for what the presets need: `spare=0|1` (default 1) and `low=seq|node`
-// (default seq); each key at most once. The unit is 1 ms to 1 s (default 1ms: a longer tick
+// (default seq), and `gen=BITS` (default 0): a generation counter for the clock-sequence
+// policy (policy.hpp), taken from the node field: it sits in the node field's top bits, so
+// `ts=41,node=8,gen=2,seq=12` is Twitter's 10 machine bits as 2 generation + 8 node bits.
+// Every gen bit halves the node space (1,024 → 256 nodes here) and buys twice the backward
+// steps the policy survives without waiting (4 generations: 3 steps). Each key at most once. The unit is 1 ms to 1 s (default 1ms: a longer tick
 // would stall a generator for that long on sequence overflow); the epoch is Unix ms from 0
 // to now (default 0); every tick's Unix ms must fit int64, so no arithmetic on a layout's
 // fields overflows. Every invalid layout is a `LayoutError` whose code names the broken
@@ -43,6 +47,7 @@ struct LayoutFields {
   std::int64_t tick = 0;
   std::uint64_t node = 0;
   std::uint64_t seq = 0;
+  std::uint64_t gen = 0;  // the clock-sequence generation (gen bits), 0 without them
 };
 
 // Everything a layout is made of, before validation.
@@ -52,6 +57,7 @@ struct LayoutSpec {
   int ts_bits = 0;
   std::vector<NodePart> node;
   int seq_bits = 0;
+  int gen_bits = 0;  // taken from the node field: its top bits
   bool node_in_low_bits = false;
   std::int64_t unit_ms = 1;
   std::int64_t epoch_unix_ms = 0;
@@ -82,6 +88,9 @@ class Layout {
   int ts_bits() const { return spec_.ts_bits; }
   int node_bits() const;
   int seq_bits() const { return spec_.seq_bits; }
+  int gen_bits() const { return spec_.gen_bits; }
+  // Every field's bits: ts + gen + node + seq.
+  int used_bits() const { return spec_.ts_bits + spec_.gen_bits + node_bits() + spec_.seq_bits; }
   const std::vector<NodePart>& node_parts() const { return spec_.node; }
   bool node_in_low_bits() const { return spec_.node_in_low_bits; }
   std::int64_t unit_ms() const { return spec_.unit_ms; }
@@ -90,11 +99,13 @@ class Layout {
   std::int64_t max_tick() const { return static_cast<std::int64_t>(mask(spec_.ts_bits)); }
   std::uint64_t max_node() const { return mask(node_bits()); }
   std::uint64_t max_seq() const { return mask(spec_.seq_bits); }
+  std::uint64_t max_gen() const { return mask(spec_.gen_bits); }
 
   // Throws LayoutError(node_out_of_range) unless `node` fits the node field.
   void check_node(std::uint64_t node) const;
 
-  // Precondition: 0 <= tick <= max_tick(), node <= max_node(), seq <= max_seq().
+  // Precondition: 0 <= tick <= max_tick(), node <= max_node(), seq <= max_seq(),
+  // gen <= max_gen().
   std::uint64_t encode(const LayoutFields& fields) const;
   LayoutFields decode(std::uint64_t id) const;
   // The node value split into its parts, highest part first.

@@ -185,10 +185,39 @@ INSTANTIATE_TEST_SUITE_P(
                   LayoutError::Code::malformed_spec, "unknown key"},
         BadLayout{"UnitWithoutSuffix", "ts=41,node=10,seq=12,unit=5",
                   LayoutError::Code::malformed_spec, "suffix"},
-        BadLayout{"UnknownPreset", "twiter", LayoutError::Code::unknown_preset, "no such preset"}),
+        BadLayout{"UnknownPreset", "twiter", LayoutError::Code::unknown_preset, "no such preset"},
+        BadLayout{"GenWiderThanAClockSequence", "ts=41,node=2,gen=15,seq=6",
+                  LayoutError::Code::gen_too_wide, "wider than a DCE clock sequence"},
+        BadLayout{"GenBitsCountTowardsSixtyFour", "ts=41,node=10,gen=1,seq=12",
+                  LayoutError::Code::too_many_bits, "needs 64 bits"}),
     [](const ::testing::TestParamInfo<BadLayout>& info) { return std::string(info.param.name); });
 
 // The grammar: unit=Nms or Ns, 1 ms to 1 s; an epoch from 0 (1970) to now.
+// gen=BITS is taken from the node field: Twitter's 10 machine bits as 2 + 8, the generation
+// in the top bits of the node area, so the timestamp and sequence keep their places.
+TEST(Layout, GenBitsSitAtTheTopOfTheNodeFieldAndHalveItPerBit) {
+  const Layout twitter = Layout::parse("twitter", 1'800'000'000'000);
+  const Layout gen2 = Layout::parse("ts=41,node=8,gen=2,seq=12,epoch=1288834974657", 1'800'000'000'000);
+  EXPECT_EQ(gen2.max_gen(), 3u);
+  EXPECT_EQ(gen2.max_node(), twitter.max_node() / 4);  // 1,024 nodes → 256
+  EXPECT_EQ(gen2.used_bits(), 63);
+  const std::uint64_t id = gen2.encode({.tick = 5, .node = 7, .seq = 9, .gen = 2});
+  EXPECT_EQ(id, twitter.encode({.tick = 5, .node = 2 << 8 | 7, .seq = 9}));
+  const LayoutFields f = gen2.decode(id);
+  EXPECT_EQ(f.gen, 2u);
+  EXPECT_EQ(f.node, 7u);
+  EXPECT_EQ(f.seq, 9u);
+  EXPECT_EQ(f.tick, 5);
+  EXPECT_EQ(Layout::parse(gen2.spec(), 1'800'000'000'000), gen2);
+  EXPECT_NE(gen2.spec().find("gen=2"), std::string::npos);
+  // Node in the low bits (Sonyflake): the generation sits right above it.
+  const Layout low = Layout::parse("ts=39,node=14,gen=2,seq=8,unit=10ms,low=node", 1'800'000'000'000);
+  const std::uint64_t lid = low.encode({.tick = 3, .node = 5, .seq = 4, .gen = 1});
+  EXPECT_EQ(lid, (std::uint64_t{3} << 24) | (std::uint64_t{4} << 16) | (std::uint64_t{1} << 14) | 5);
+  EXPECT_EQ(low.decode(lid).gen, 1u);
+  EXPECT_EQ(low.decode(lid).node, 5u);
+}
+
 TEST(Layout, AnyUnitFromOneMsToOneSecond) {
   EXPECT_EQ(Layout::parse("ts=41,node=10,seq=12,unit=7ms", kNow).unit_ms(), 7);
   EXPECT_EQ(Layout::parse("ts=41,node=10,seq=12,unit=1000ms", kNow).unit_ms(), 1000);

@@ -1,5 +1,5 @@
 // locked_sequencer.hpp — the sequencer core behind one mutex: the synchronisation wrapper the
-// mutex Snowflake and both UUIDv7 variants share.
+// mutex Snowflake, both UUIDv7 variants and UUIDv1/v6 share.
 //
 // Thread safety: thread-safe.
 #pragma once
@@ -8,15 +8,22 @@
 #include <mutex>
 #include <utility>
 
+#include "generators/generator.hpp"
 #include "generators/sequencer.hpp"
+#include "generators/snowflake.hpp"
 
 namespace idbench {
 
 class LockedSequencer {
  public:
-  LockedSequencer(std::shared_ptr<Clock> clock, Policy policy, SequenceSpace space,
-                  TickState initial)
-      : clock_(std::move(clock)), policy_(policy), space_(std::move(space)), state_(initial) {}
+  // `opts` gives the clock, policy, node id and clock-sequence store; `space` the state space.
+  LockedSequencer(SequenceSpace space, TickState initial, const GeneratorOptions& opts)
+      : clock_(opts.clock),
+        policy_(opts.policy),
+        space_(std::move(space)),
+        store_(opts.generation_store),
+        node_(opts.node),
+        state_(initial) {}
 
   // The (tick, seq) to issue from; `fresh_seq()` starts a new tick (called under the lock,
   // only when a tick starts). Spins and waits holding the lock, as Twitter's synchronized
@@ -27,6 +34,9 @@ class LockedSequencer {
     return advance(
         *clock_, policy_, space_, [&] { return state_; },
         [&](TickState, TickState next) {
+          // A new generation is durable before any ID carries it (under the lock, so stores
+          // happen in the order the states do).
+          store_if_new_generation(store_.get(), node_, state_.gens, next.gens);
           state_ = next;
           return true;
         },
@@ -40,6 +50,8 @@ class LockedSequencer {
   const std::shared_ptr<Clock> clock_;
   const Policy policy_;
   const SequenceSpace space_;
+  const std::shared_ptr<GenerationStore> store_;
+  const std::uint64_t node_;
   std::mutex mu_;
   TickState state_;  // guarded by mu_
 };

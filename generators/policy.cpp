@@ -24,6 +24,9 @@ constexpr PolicyInfo kPolicies[] = {
      "(default 1000 ms) ahead of the clock; fail if the clock is behind by more"},
     {PolicyKind::unsafe, "unsafe", 0,
      "reset the sequence and carry on: duplicates after a backward step (a planted defect)"},
+    {PolicyKind::clock_sequence, "clock-sequence", 0,
+     "DCE 1994: change the clock sequence (a layout's gen bits) and issue at the clock's time; "
+     "wait only when the generations run out"},
 };
 
 const PolicyInfo& info(PolicyKind kind) {

@@ -1,5 +1,6 @@
 // policy.hpp — what a time-based generator does when the wall clock is behind the last tick
-// it issued from. The five policies found in the field (BRIEF §2), as a small value type:
+// it issued from. The five policies found in the field (BRIEF §2) and DCE's 1994 remedy, as a
+// small value type:
 //
 //   refuse        throw ClockMovedBackwards carrying the ms (Twitter, Baidu Default).
 //   wait          spin until the clock reaches the last tick again (Twitter's README, DCE).
@@ -11,6 +12,11 @@
 //   unsafe        reset the sequence at the current tick and carry on (libuuid's v7, Twitter
 //                 issue #6). It issues duplicates after a backward step; it exists so the
 //                 harness can prove it catches them.
+//   clock-sequence   DCE 1994 (X/Open C309 App. A.2.1, RFC 9562 §5.1): change the clock
+//                 sequence (a layout's `gen` field) and keep issuing at the clock's time. It
+//                 never reuses a (tick, generation) pair it may have issued; when the
+//                 generations run out inside the window where older IDs of the same ticks may
+//                 exist, it waits for the clock as `wait` does (sequencer.hpp says exactly when).
 //
 // Text form, as the CLI takes it: `NAME` or `NAME:BOUND_MS`, e.g. `bounded-wait:10`; a bound
 // is 0 to 86,400,000 ms (a day).
@@ -25,7 +31,7 @@
 
 namespace idbench {
 
-enum class PolicyKind { refuse, wait, bounded_wait, borrow, unsafe };
+enum class PolicyKind { refuse, wait, bounded_wait, borrow, unsafe, clock_sequence };
 
 struct Policy {
   PolicyKind kind = PolicyKind::refuse;

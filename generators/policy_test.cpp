@@ -57,7 +57,7 @@ TEST_P(PolicyErrors, IsOneClearError) {
 INSTANTIATE_TEST_SUITE_P(
     Table, PolicyErrors,
     ::testing::Values(
-        BadPolicy{"Unknown", "refuze", "one of: refuse, wait, bounded-wait, borrow, unsafe"},
+        BadPolicy{"Unknown", "refuze", "one of: refuse, wait, bounded-wait, borrow, unsafe, clock-sequence"},
         BadPolicy{"Empty", "", "unknown policy"},
         BadPolicy{"BoundOnAPolicyWithout", "refuse:5", "takes no bound"},
         BadPolicy{"NegativeBound", "bounded-wait:-1", "not a number of ms"},

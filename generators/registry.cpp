@@ -19,6 +19,8 @@ Variant describe_uuidv7_random();
 Variant describe_uuidv4();
 Variant describe_auto_increment();
 Variant describe_ticket_pair();
+Variant describe_uuidv1();
+Variant describe_uuidv6();
 Variant describe_uuidv8();
 Variant describe_libuuid_v1();
 
@@ -43,8 +45,8 @@ std::span<const Variant> variants() {
   static const std::vector<Variant> all = {
       describe_mutex(),          describe_cas(),           describe_thread_local(),
       describe_uuidv7(),         describe_uuidv7_random(), describe_uuidv4(),
-      describe_auto_increment(), describe_ticket_pair(),   describe_uuidv8(),
-      describe_libuuid_v1(),
+      describe_auto_increment(), describe_ticket_pair(),   describe_uuidv1(),
+      describe_uuidv6(),         describe_uuidv8(),        describe_libuuid_v1(),
   };
   return all;
 }

@@ -58,6 +58,10 @@ struct MatrixDefaults {
   bool chaos = false;        // the full chaos matrix
   bool chaos_quick = false;  // the quick chaos matrix (./run.sh default suite)
   bool locality = true;      // the locality matrix
+  // The chaos matrix's clock-sequence cells (chaos/matrix.hpp): the variant keeps a clock
+  // sequence under that policy, in its own field (UUIDv1/v6) or a layout's gen bits.
+  bool clock_sequence = false;
+  bool clock_sequence_quick = false;  // ... in the quick matrix too
 };
 
 // Everything the harness may know about a variant. `idbench list --json` exports it (every

@@ -7,7 +7,7 @@
 namespace idbench {
 
 void throw_out_of_range(std::int64_t now_tick, const SequenceSpace& space) {
-  const std::int64_t now_ms = space.epoch_unix_ms + now_tick * space.unit_ms;
+  const std::int64_t now_ms = space.unix_ms_of_tick(now_tick);
   if (now_tick < 0) {
     throw EpochExhausted(fmt::format("clock {} is before the epoch of {} ({})",
                                      format_utc_ms(now_ms), space.format_name,

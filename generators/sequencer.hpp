@@ -9,6 +9,11 @@
 //     its lock, the CAS variant by compare-exchange, the thread-local variant into its slot:
 //     the same core serves every concurrency variant.
 //
+// clock-sequence (DCE 1994) is the one policy that changes more than (tick, seq): on a step back
+// it moves to the next generation (`Generations` below says when that is safe) and issues at
+// the clock's time; every variant carries the generation in its ID (a UUID's clock sequence,
+// a layout's gen field).
+//
 // Sequence overflow within one tick spins until the next tick (no sleep: the next tick is at
 // most one unit away, and a sleep would overshoot it by a scheduler quantum).
 //
@@ -25,11 +30,28 @@
 
 namespace idbench {
 
+// What the clock-sequence policy remembers besides the last (tick, seq); every other policy
+// carries it unchanged. Generations (a UUID's 14-bit clock sequence, a layout's `gen` bits)
+// are used in a cycle, gen + 1 after gen. A *lap* is the run of generations lap_first … gen
+// used since the lap began; every generation outside it issued only ticks <= `floor`, so
+// bumping to gen + 1 at clock reading `now` is safe exactly when gen + 1 is outside the lap
+// (gen + 1 != lap_first) and now > floor. When the lap holds every generation it is
+// *exhausted*: the policy waits for the clock, and the first ID issued past `high` (the
+// highest tick ever issued, under any generation) renews it: lap_first = gen, floor = high.
+struct Generations {
+  std::uint64_t gen = 0;
+  std::uint64_t lap_first = 0;
+  std::int64_t floor = -1;
+  std::int64_t high = -1;
+  bool operator==(const Generations&) const = default;
+};
+
 // The last (tick, seq) a generator issued from. `tick == kNoTick` before the first ID.
 struct TickState {
   static constexpr std::int64_t kNoTick = -1;
   std::int64_t tick = kNoTick;
   std::uint64_t seq = 0;
+  Generations gens{};
   bool operator==(const TickState&) const = default;
 };
 
@@ -43,8 +65,29 @@ struct SequenceSpace {
   std::int64_t last_unix_ms = 0;
   std::string format_name;
 
+  // Generations 0 … max_gen for the clock-sequence policy: 0x3FFF for a UUID's 14-bit clock
+  // sequence, 2^gen_bits − 1 for a layout; 0 (one generation) makes clock-sequence wait.
+  std::uint64_t max_gen = 0;
+  // Sub-ms ticks (UUIDv1/v6: 100 ns since 1582-10-15): when > 0 a tick is `ns_per_tick` ns
+  // (a divisor of 10^6) and Unix time 0 is tick `ticks_at_unix_epoch`; unit_ms and
+  // epoch_unix_ms are then unused.
+  std::int64_t ns_per_tick = 0;
+  std::int64_t ticks_at_unix_epoch = 0;
+
   std::int64_t tick_of_wall_ns(std::int64_t wall_ns) const {
+    if (ns_per_tick > 0) return Clock::floor_div(wall_ns, ns_per_tick) + ticks_at_unix_epoch;
     return Clock::floor_div(Clock::floor_div(wall_ns, 1'000'000) - epoch_unix_ms, unit_ms);
+  }
+  // A duration of `ticks` (>= 0) in whole ms, for messages and bounds: sub-ms ticks round
+  // down, as a 1 ms layout reports a clock in the same ms as 0 ms behind.
+  constexpr std::int64_t ms_of_ticks(std::int64_t ticks) const {
+    if (ns_per_tick == 0) return ticks * unit_ms;
+    return ticks / (1'000'000 / ns_per_tick);
+  }
+  // The Unix ms a tick begins in (any tick: only messages use it).
+  std::int64_t unix_ms_of_tick(std::int64_t tick) const {
+    if (ns_per_tick > 0) return Clock::floor_div(tick - ticks_at_unix_epoch, 1'000'000 / ns_per_tick);
+    return epoch_unix_ms + tick * unit_ms;
   }
 };
 
@@ -65,6 +108,38 @@ struct Decision {
   std::int64_t ahead_ticks = 0;
 };
 
+// The state after issuing (tick, seq) from `old`, in old's generation. Under clock-sequence
+// it also keeps the highest tick issued, and renews an exhausted lap once an ID is issued past
+// every tick issued before (see Generations).
+constexpr TickState issued_at(const TickState& old, std::int64_t tick, std::uint64_t seq,
+                              const Policy& policy, const SequenceSpace& space) {
+  TickState s{tick, seq, old.gens};
+  if (policy.kind != PolicyKind::clock_sequence) return s;
+  const std::uint64_t next_gen = s.gens.gen == space.max_gen ? 0 : s.gens.gen + 1;
+  if (tick > s.gens.high && next_gen == s.gens.lap_first) {
+    s.gens.lap_first = s.gens.gen;
+    s.gens.floor = s.gens.high;
+  }
+  if (tick > s.gens.high) s.gens.high = tick;
+  return s;
+}
+
+// clock-sequence with the clock behind the last tick: issue at the clock's time under the next
+// generation if no ID of (now, next generation) can exist; else wait (see Generations).
+template <std::invocable FreshSeq>
+constexpr Decision change_clock_sequence(const TickState& old, std::int64_t now,
+                                         FreshSeq&& fresh_seq, const Policy& policy,
+                                         const SequenceSpace& space) {
+  const std::int64_t behind = old.tick - now;
+  const std::uint64_t next_gen = old.gens.gen == space.max_gen ? 0 : old.gens.gen + 1;
+  if (next_gen == old.gens.lap_first || now <= old.gens.floor) {
+    return {Action::wait_for_clock, old, behind};
+  }
+  TickState next = issued_at(old, now, fresh_seq(), policy, space);
+  next.gens.gen = next_gen;
+  return {Action::issue, next, behind};
+}
+
 // The pure core. `now` is the clock in ticks since the epoch (it may be out of range);
 // `fresh_seq()` gives where a new tick's sequence starts (0 for Snowflake, random for UUIDv7),
 // and is called only when a new tick starts: a random seed is drawn once per tick, not per ID.
@@ -73,23 +148,23 @@ constexpr Decision next_state(TickState old, std::int64_t now, FreshSeq&& fresh_
                               const Policy& policy, const SequenceSpace& space) {
   if (now < 0 || now > space.max_tick) return {Action::out_of_range, old, 0, 0};
   if (old.tick == TickState::kNoTick || now > old.tick) {
-    return {Action::issue, {now, fresh_seq()}};
+    return {Action::issue, issued_at(old, now, fresh_seq(), policy, space)};
   }
 
   const auto bump = [&](TickState s) -> TickState {
-    if (s.seq < space.max_seq) return {s.tick, s.seq + 1};
-    return {s.tick + 1, fresh_seq()};  // only the borrow policy moves the tick forward
+    if (s.seq < space.max_seq) return {s.tick, s.seq + 1, s.gens};
+    return {s.tick + 1, fresh_seq(), s.gens};  // only the borrow policy moves the tick forward
   };
   const auto borrow = [&]() -> Decision {
     const TickState next = bump(old);
     const std::int64_t ahead = next.tick - now;
     if (next.tick > space.max_tick) return {Action::out_of_range, old, 0, ahead};
-    if (ahead * space.unit_ms > policy.bound_ms) {
+    if (space.ms_of_ticks(ahead) > policy.bound_ms) {
       // Load alone (a spent sequence while the last tick is within the bound) waits for the
       // clock, as Sonyflake sleeps: failing would turn every burst above the format cap into
       // errors. Only a last tick already beyond the bound, i.e. a backward step larger than
       // the bound, fails.
-      if ((old.tick - now) * space.unit_ms <= policy.bound_ms) {
+      if (space.ms_of_ticks(old.tick - now) <= policy.bound_ms) {
         return {Action::spin_next_tick, old, 0, ahead};
       }
       return {Action::borrow_too_far, old, 0, ahead};
@@ -98,7 +173,7 @@ constexpr Decision next_state(TickState old, std::int64_t now, FreshSeq&& fresh_
   };
 
   if (now == old.tick) {
-    if (old.seq < space.max_seq) return {Action::issue, {old.tick, old.seq + 1}};
+    if (old.seq < space.max_seq) return {Action::issue, {old.tick, old.seq + 1, old.gens}};
     return policy.kind == PolicyKind::borrow ? borrow() : Decision{Action::spin_next_tick, old};
   }
 
@@ -111,13 +186,15 @@ constexpr Decision next_state(TickState old, std::int64_t now, FreshSeq&& fresh_
       return {Action::wait_for_clock, old, behind};
     case PolicyKind::bounded_wait:
       // Waiting out a step longer than the bound is doomed: fail now, as Leaf does above 5 ms.
-      return {
-          behind * space.unit_ms > policy.bound_ms ? Action::wait_too_long : Action::wait_for_clock,
-          old, behind};
+      return {space.ms_of_ticks(behind) > policy.bound_ms ? Action::wait_too_long
+                                                          : Action::wait_for_clock,
+              old, behind};
     case PolicyKind::borrow:
       return borrow();
     case PolicyKind::unsafe:
-      return {Action::issue, {now, fresh_seq()}, behind};
+      return {Action::issue, issued_at(old, now, fresh_seq(), policy, space), behind};
+    case PolicyKind::clock_sequence:
+      return change_clock_sequence(old, now, fresh_seq, policy, space);
   }
   return {Action::refuse, old, behind};
 }
@@ -156,17 +233,17 @@ TickState advance(Clock& clock, const Policy& policy, const SequenceSpace& space
           const std::int64_t steady = clock.steady_ns();
           if (wait_started_ns < 0) wait_started_ns = steady;
           if (steady - wait_started_ns > policy.bound_ms * 1'000'000) {
-            throw WaitBoundExceeded(d.behind_ticks * space.unit_ms, policy.bound_ms);
+            throw WaitBoundExceeded(space.ms_of_ticks(d.behind_ticks), policy.bound_ms);
           }
         }
         clock.relax();
         break;
       case Action::refuse:
-        throw ClockMovedBackwards(d.behind_ticks * space.unit_ms);
+        throw ClockMovedBackwards(space.ms_of_ticks(d.behind_ticks));
       case Action::wait_too_long:
-        throw WaitBoundExceeded(d.behind_ticks * space.unit_ms, policy.bound_ms);
+        throw WaitBoundExceeded(space.ms_of_ticks(d.behind_ticks), policy.bound_ms);
       case Action::borrow_too_far:
-        throw BorrowLimitExceeded(d.ahead_ticks * space.unit_ms, policy.bound_ms);
+        throw BorrowLimitExceeded(space.ms_of_ticks(d.ahead_ticks), policy.bound_ms);
       case Action::out_of_range:
         // ahead_ticks is 0 when the clock itself is out of range, and how far borrowing
         // would go when it is borrowing that would pass the lifetime.

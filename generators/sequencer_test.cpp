@@ -139,5 +139,89 @@ TEST(Advance, RefuseThrowsWithTheMessageTwitterUsed) {
   }
 }
 
+// --- clock-sequence (DCE 1994): the generation changes instead of the clock being waited for.
+
+SequenceSpace gen_space(std::uint64_t max_gen) {
+  SequenceSpace s = space();
+  s.max_gen = max_gen;
+  return s;
+}
+
+Decision sequence(TickState old, std::int64_t now, std::uint64_t max_gen) {
+  return next_state(old, now, 0, Policy::of(PolicyKind::clock_sequence), gen_space(max_gen));
+}
+
+TEST(ClockSequence, AStepBackIssuesAtTheClocksTimeUnderTheNextGeneration) {
+  const TickState old{100, 2, {5, 5, -1, 100}};
+  const Decision d = sequence(old, 40, 7);
+  EXPECT_EQ(d.action, Action::issue);
+  EXPECT_EQ(d.next, (TickState{40, 0, {6, 5, -1, 100}}));
+  EXPECT_EQ(d.behind_ticks, 60);
+}
+
+TEST(ClockSequence, TheGenerationWrapsAroundItsField) {
+  const Decision d = sequence({100, 0, {3, 1, -1, 100}}, 40, 3);
+  EXPECT_EQ(d.action, Action::issue);
+  EXPECT_EQ(d.next.gens.gen, 0u);
+}
+
+TEST(ClockSequence, AnExhaustedLapWaitsForTheClock) {
+  // Generations 0..1, lap began at 0 and is now at 1: gen 0 issued ticks up to 100.
+  EXPECT_EQ(sequence({90, 0, {1, 0, -1, 100}}, 40, 1).action, Action::wait_for_clock);
+  // One generation (no gen field): clock-sequence is `wait`.
+  EXPECT_EQ(sequence({90, 0, {0, 0, -1, 90}}, 40, 0).action, Action::wait_for_clock);
+}
+
+TEST(ClockSequence, NeverBumpsIntoTicksAtOrBelowTheFloor) {
+  // Generations outside the lap issued ticks up to 50: a step back to 50 would reuse them.
+  EXPECT_EQ(sequence({90, 0, {2, 2, 50, 90}}, 50, 7).action, Action::wait_for_clock);
+  EXPECT_EQ(sequence({90, 0, {2, 2, 50, 90}}, 51, 7).action, Action::issue);
+}
+
+TEST(ClockSequence, AnIdPastTheHighestTickRenewsAnExhaustedLap) {
+  // Exhausted (0..1 used) at gen 1, highest tick 100: tick 101 renews the lap at gen 1.
+  const Decision d = sequence({100, 0, {1, 0, -1, 100}}, 101, 1);
+  EXPECT_EQ(d.next, (TickState{101, 0, {1, 1, 100, 101}}));
+  // Then a step back above the floor may use generation 0 again; one to the floor may not.
+  EXPECT_EQ(sequence(d.next, 100, 1).action, Action::wait_for_clock);
+  const TickState later{150, 0, {1, 1, 100, 150}};
+  EXPECT_EQ(sequence(later, 120, 1).next, (TickState{120, 0, {0, 1, 100, 150}}));
+  // A lap with room left keeps its floor when the clock passes the highest tick.
+  EXPECT_EQ(sequence({100, 0, {1, 0, -1, 100}}, 101, 3).next,
+            (TickState{101, 0, {1, 0, -1, 101}}));
+}
+
+TEST(ClockSequence, WithinATickItCountsAsEveryPolicyDoes) {
+  EXPECT_EQ(sequence({100, 1, {2, 2, -1, 100}}, 100, 3).next, (TickState{100, 2, {2, 2, -1, 100}}));
+  EXPECT_EQ(sequence({100, 3, {2, 2, -1, 100}}, 100, 3).action, Action::spin_next_tick);
+}
+
+TEST(ClockSequence, OtherPoliciesCarryTheGenerationsUnchanged) {
+  const Generations g{3, 1, 7, 9};
+  EXPECT_EQ(decide({10, 1, g}, 11, PolicyKind::refuse).next.gens, g);
+  EXPECT_EQ(decide({10, 1, g}, 10, PolicyKind::borrow).next.gens, g);
+  EXPECT_EQ(decide({10, 1, g}, 7, PolicyKind::unsafe).next.gens, g);
+}
+
+TEST(ClockSequence, SubMillisecondTicksReportWholeMilliseconds) {
+  SequenceSpace s = space();
+  s.ns_per_tick = 100;
+  s.max_tick = std::int64_t{1} << 60;
+  EXPECT_EQ(s.ms_of_ticks(10'000), 1);
+  EXPECT_EQ(s.ms_of_ticks(19'999), 1);
+  EXPECT_EQ(s.tick_of_wall_ns(1'000), 10);
+  EXPECT_EQ(s.unix_ms_of_tick(25'000), 2);
+  ManualClock clock(1'000'000);  // 1 ms: 10,000 ticks of 100 ns
+  TickState state{30'000, 0};     // 2 ms ahead
+  try {
+    advance(
+        clock, Policy::of(PolicyKind::refuse), s, [&] { return state; },
+        [](TickState, TickState) { return true; }, [] { return std::uint64_t{0}; });
+    FAIL();
+  } catch (const ClockMovedBackwards& e) {
+    EXPECT_EQ(e.behind_ms(), 2);
+  }
+}
+
 }  // namespace
 }  // namespace idbench

@@ -22,18 +22,31 @@ void check_mark(std::int64_t mark_unix_ms, const SequenceSpace& space);
 
 // The state a generator starts from: none, or the persisted high-water mark's tick with its
 // sequence used up, so the first ID comes from a later tick. Checks the mark (check_mark).
-TickState initial_state(const GeneratorOptions& opts, const SequenceSpace& space);
+// Under clock-sequence, its generations are those stored for `node` (opts.generation_store),
+// or a random clock sequence; a stored state whose highest tick is beyond the mark moves the
+// starting tick there.
+TickState initial_state(const GeneratorOptions& opts, const SequenceSpace& space,
+                        std::uint64_t node);
+// The generations a generator starts with (see initial_state); `resumed_tick` is the mark's
+// tick, or TickState::kNoTick.
+Generations initial_generations(const GeneratorOptions& opts, const SequenceSpace& space,
+                                std::uint64_t node, std::int64_t resumed_tick);
+// Makes `after` durable for `node` before an ID of it is returned, when it is a new
+// generation or lap (not merely a higher tick). Throws what the store throws.
+void store_if_new_generation(GenerationStore* store, std::uint64_t node,
+                             const Generations& before, const Generations& after);
 
 struct SnowflakeConfig {
   explicit SnowflakeConfig(const GeneratorOptions& opts);
 
   std::uint64_t encode(const TickState& s, std::uint64_t node) const {
-    return layout.encode({s.tick, node, s.seq});
+    return layout.encode({s.tick, node, s.seq, s.gens.gen});
   }
   std::string format() const;
 
   Layout layout;
   Policy policy;
+  std::shared_ptr<GenerationStore> generation_store;
   std::uint64_t node;
   std::shared_ptr<Clock> clock;
   SequenceSpace space;

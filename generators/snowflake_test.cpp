@@ -32,9 +32,9 @@ TEST(Snowflake, ResumingStartsFromTheMarksTickWithItsSequenceSpent) {
   GeneratorOptions opts;
   opts.layout = Layout::parse("sonyflake", kNow);
   const SequenceSpace space = space_of(opts.layout);
-  EXPECT_EQ(initial_state(opts, space), TickState{});  // no mark: no tick yet
+  EXPECT_EQ(initial_state(opts, space, 0), TickState{});  // no mark: no tick yet
   opts.resume_after_unix_ms = space.epoch_unix_ms + 25;
-  EXPECT_EQ(initial_state(opts, space), (TickState{2, 255}));  // 25 ms is in the third 10 ms tick
+  EXPECT_EQ(initial_state(opts, space, 0), (TickState{2, 255}));  // 25 ms is in the third 10 ms tick
 }
 
 }  // namespace

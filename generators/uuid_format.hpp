@@ -104,6 +104,25 @@ inline std::int64_t unix_ms_of_timestamp(std::uint64_t timestamp) {
   return since_unix >= 0 ? since_unix / 10'000 : -((-since_unix + 9'999) / 10'000);
 }
 
+inline constexpr std::uint64_t kMaxClockSeq = 0x3FFF;                   // 14 bits
+inline constexpr std::uint64_t kNodeMask = 0xFFFF'FFFF'FFFF;            // 48 bits
+inline constexpr std::uint64_t kMulticastBit = std::uint64_t{1} << 40;  // §6.10
+
+// The state space of a v1/v6 generator: 60-bit ticks of 100 ns since 1582 (they last until
+// 5236), one ID per tick (max_seq 0: a second call in the same 100 ns spins to the next; the
+// clock is read in ns, so no counter in the low bits is needed), 2^14 clock sequences.
+inline SequenceSpace dce_space() {
+  SequenceSpace space;
+  space.max_seq = 0;
+  space.max_tick = static_cast<std::int64_t>(kMaxTimestamp);
+  space.ns_per_tick = 100;
+  space.ticks_at_unix_epoch = static_cast<std::int64_t>(kGregorianToUnix100ns);
+  space.max_gen = kMaxClockSeq;
+  space.last_unix_ms = unix_ms_of_timestamp(kMaxTimestamp);
+  space.format_name = "uuidv1/v6";
+  return space;
+}
+
 inline std::uint64_t dce_lo(const DceFields& f) {
   return (f.clock_seq & 0x3FFF) << 48 | (f.node & 0xFFFF'FFFF'FFFF);
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -41,6 +42,15 @@ const std::vector<std::string> kSnowflakeLayouts = {
     "ts=40,node=8,seq=2,unit=10ms,low=node,epoch=1735689600000",
 };
 
+// Layouts with generation bits, for clock-sequence: 1 to 3 gen bits, tiny sequences among
+// them, node high and low.
+const std::vector<std::string> kGenLayouts = {
+    "ts=41,node=8,gen=2,seq=12,epoch=1288834974657",
+    "ts=41,node=3,gen=1,seq=3,epoch=1288834974657",
+    "ts=40,node=6,gen=2,seq=2,unit=10ms,low=node,epoch=1735689600000",
+    "ts=41,node=4,gen=3,seq=4,epoch=1288834974657",
+};
+
 // The ManualClock starts somewhere in 2026, after every epoch above and long before any
 // layout's lifetime ends, so a history of a few hundred seconds either way stays in range.
 constexpr std::int64_t kEarliestStartNs = 1'769'904'000'000'000'000;  // 2026-02-01
@@ -68,6 +78,7 @@ struct Config {
   // so only the resumed state ("the mark's tick, all used") is ever spent: the model counts
   // from 0 and calls only the maximum spent.
   std::uint64_t max_seq = 0;
+  std::uint64_t max_gen = 0;  // clock-sequence: the layout's generations 0 … max_gen
   std::int64_t relax_step_ns = 100'000;
   std::int64_t start_wall_ns = 0;
   std::int64_t max_jump_ticks = 1;
@@ -77,6 +88,7 @@ struct Config {
   bool layout_ids() const { return variant->id_time == IdTime::layout; }
   bool tracks_duplicates() const { return layout_ids() && policy.kind == PolicyKind::unsafe; }
   bool ordered_within_tick() const { return variant->ordering != Ordering::k_sorted_by_tick; }
+  bool clock_sequence() const { return policy.kind == PolicyKind::clock_sequence; }
 
   std::int64_t tick_of(std::int64_t wall_ns) const {
     return Clock::floor_div(Clock::floor_div(wall_ns, 1'000'000) - epoch_ms, unit_ms);
@@ -117,6 +129,14 @@ Config draw_config(std::string_view variant, PolicyKind kind, RestartMode restar
   }
   c.restart = restart;
   c.policy = Policy::of(kind);
+  if (c.clock_sequence() != (restart == RestartMode::from_stable_storage) &&
+      restart != RestartMode::from_mark) {
+    throw Error("from_stable_storage is clock-sequence's restart mode; after_clock_passes is not");
+  }
+  if (c.clock_sequence() && !c.layout_ids()) {
+    throw Error(fmt::format("the clock-sequence model covers layouts with gen bits; '{}' has none",
+                            variant));
+  }
   // Bounds around the defaults (5 ms, 1 s), and 0: a bounded wait that never waits, a borrow
   // that never runs ahead.
   if (kind == PolicyKind::bounded_wait) {
@@ -127,12 +147,13 @@ Config draw_config(std::string_view variant, PolicyKind kind, RestartMode restar
   c.relax_step_ns = *rc::gen::element<std::int64_t>(100'000, 1'000'000);
   c.start_wall_ns = *rc::gen::inRange(kEarliestStartNs, kLatestStartNs);
   if (c.layout_ids()) {
-    c.layout_name = *rc::gen::elementOf(kSnowflakeLayouts);
+    c.layout_name = *rc::gen::elementOf(c.clock_sequence() ? kGenLayouts : kSnowflakeLayouts);
     c.layout = Layout::parse(c.layout_name, Clock::floor_div(c.start_wall_ns, 1'000'000));
     c.node = *rc::gen::inRange<std::uint64_t>(0, c.layout->max_node() + 1);
     c.unit_ms = c.layout->unit_ms();
     c.epoch_ms = c.layout->epoch_unix_ms();
     c.max_seq = c.layout->max_seq();
+    c.max_gen = c.layout->max_gen();
   } else {
     c.max_seq = std::numeric_limits<std::uint64_t>::max();
   }
@@ -146,6 +167,17 @@ Config draw_config(std::string_view variant, PolicyKind kind, RestartMode restar
 struct TickSeq {
   std::int64_t tick = 0;
   std::uint64_t seq = 0;
+  std::uint64_t gen = 0;  // clock-sequence: relative to the instance's unknown first one
+};
+
+// clock-sequence's memory, written from policy.hpp's rule: generations are used in a cycle;
+// the lap is first … gen; generations outside it issued only ticks <= floor; high is the
+// highest tick issued. Generation numbers are relative (see TickSeq).
+struct Lap {
+  std::uint64_t gen = 0;
+  std::uint64_t first = 0;
+  std::int64_t floor = -1;
+  std::int64_t high = -1;
 };
 
 enum class Refusal { none, clock_moved_backwards, wait_bound_exceeded, borrow_limit_exceeded };
@@ -171,6 +203,7 @@ struct Model {
   std::optional<TickSeq> last;            // the current instance's (tick, seq), issued or resumed
   std::optional<std::int64_t> prev_tick;  // the tick of the current instance's previous ID
   std::optional<std::int64_t> high_tick;  // the highest tick any instance issued from
+  Lap lap;                                // clock-sequence only
   // Unsafe Snowflake only. Every tick is entered at seq 0 and counted up, so the seqs ever
   // issued from a tick are exactly 0 … its top seq. Sorted by tick; a vector rather than a map
   // because RapidCheck copies the model while it generates and shrinks, and a vector copies
@@ -195,6 +228,7 @@ struct Outcome {
   std::int64_t steady_ns = 0;
   std::optional<TickSeq> last;
   std::optional<std::int64_t> prev_tick;
+  Lap lap;
   std::size_t duplicates = 0;  // IDs equal to one issued before
   std::size_t backward = 0;    // IDs from a tick below their predecessor's in the instance
 };
@@ -207,6 +241,7 @@ class Simulation {
     o_.steady_ns = m.steady_ns;
     o_.last = m.last;
     o_.prev_tick = m.prev_tick;
+    o_.lap = m.lap;
   }
 
   Outcome run(int count) && {
@@ -253,6 +288,9 @@ class Simulation {
       case PolicyKind::wait:
         relax();
         break;
+      case PolicyKind::clock_sequence:
+        change_generation(now);
+        break;
       case PolicyKind::bounded_wait:
         if (!wait_started_ns_) wait_started_ns_ = o_.steady_ns;
         if (behind_ms > c_.policy.bound_ms ||
@@ -288,6 +326,19 @@ class Simulation {
     }
   }
 
+  // clock-sequence behind the clock: the next generation if it is outside the lap and the
+  // clock above the floor, else wait.
+  void change_generation(std::int64_t now) {
+    Lap& lap = o_.lap;
+    const std::uint64_t next = lap.gen == c_.max_gen ? 0 : lap.gen + 1;
+    if (next == lap.first || now <= lap.floor) {
+      relax();
+      return;
+    }
+    lap.gen = next;
+    issue({now, 0, next});
+  }
+
   // A spinning generator calls relax(), on which the ManualClock lets its step of time pass.
   void relax() {
     o_.wall_ns += c_.relax_step_ns;
@@ -295,6 +346,16 @@ class Simulation {
   }
 
   void issue(TickSeq s) {
+    if (c_.clock_sequence()) {
+      Lap& lap = o_.lap;
+      s.gen = lap.gen;
+      const std::uint64_t next = lap.gen == c_.max_gen ? 0 : lap.gen + 1;
+      if (s.tick > lap.high && next == lap.first) {  // an exhausted lap, renewed
+        lap.first = lap.gen;
+        lap.floor = lap.high;
+      }
+      lap.high = std::max(lap.high, s.tick);
+    }
     if (o_.prev_tick && s.tick < *o_.prev_tick) ++o_.backward;
     // Lookups against the history before this batch are enough: within one batch the clock
     // only moves forward, so after at most one reset the batch's (tick, seq) only increase.
@@ -327,6 +388,7 @@ void commit(Model& m, const Outcome& o) {
   m.steady_ns = o.steady_ns;
   m.last = o.last;
   m.prev_tick = o.prev_tick;
+  m.lap = o.lap;
   for (const TickSeq& s : o.issued) m.high_tick = std::max(m.high_tick.value_or(s.tick), s.tick);
   if (!m.cfg->tracks_duplicates()) return;
   // Within a batch the ticks never decrease (see simulate), so the batch's top seq per tick is
@@ -360,6 +422,20 @@ void commit(Model& m, const Outcome& o) {
 // ---------------------------------------------------------------------------------------------
 // The system under test, and what it has observed.
 
+// Stable storage in memory: what the generator stored last, per node id.
+class MemoryGenerationStore final : public GenerationStore {
+ public:
+  std::optional<Generations> load(std::uint64_t node) override {
+    const auto it = stored_.find(node);
+    if (it == stored_.end()) return std::nullopt;
+    return it->second;
+  }
+  void store(std::uint64_t node, const Generations& gens) override { stored_[node] = gens; }
+
+ private:
+  std::map<std::uint64_t, Generations> stored_;  // one thread drives the generator
+};
+
 struct Sut {
   explicit Sut(std::shared_ptr<const Config> c)
       : cfg(std::move(c)),
@@ -369,6 +445,11 @@ struct Sut {
 
   void restart(bool from_mark) {
     GeneratorOptions opts;
+    if (cfg->restart == RestartMode::from_stable_storage) {
+      opts.generation_store = store;
+    } else {
+      gen_offset.reset();  // a random clock sequence again: learnt from the next ID
+    }
     if (cfg->layout) opts.layout = *cfg->layout;
     opts.policy = cfg->policy;
     opts.node = cfg->node;
@@ -387,6 +468,10 @@ struct Sut {
 
   std::shared_ptr<const Config> cfg;
   std::shared_ptr<ManualClock> clock;
+  std::shared_ptr<MemoryGenerationStore> store = std::make_shared<MemoryGenerationStore>();
+  // clock-sequence: the instance's first generation, which the model counts from (learnt by
+  // the comparison, hence mutable).
+  mutable std::optional<std::uint64_t> gen_offset;
   std::unique_ptr<Generator> gen;
   DuplicateFinder finder;
   // The tick the current instance must not issue below: its last ID's, or the resumed mark's.
@@ -460,15 +545,23 @@ struct StepBack final : ModelCommand {
 };
 
 struct Restart final : ModelCommand {
-  explicit Restart(const Model& m) : from_mark(m.cfg->restart == RestartMode::from_mark) {}
+  explicit Restart(const Model& m) : from_mark(m.cfg->restart != RestartMode::after_clock_passes) {}
 
   void checkPreconditions(const Model& m) const override {
     if (!from_mark) RC_PRE(!m.high_tick || m.cfg->tick_of(m.wall_ns) > *m.high_tick);
   }
   void apply(Model& m) const override {
     m.last.reset();
-    if (from_mark && m.high_tick) m.last = TickSeq{*m.high_tick, m.cfg->max_seq};
+    if (from_mark && m.high_tick) m.last = TickSeq{*m.high_tick, m.cfg->max_seq, m.lap.gen};
     m.prev_tick.reset();
+    if (m.cfg->restart == RestartMode::from_stable_storage) {
+      // The stored generations; every tick up to the mark counts as issued.
+      m.lap.high = m.high_tick.value_or(-1);
+    } else {
+      // A random clock sequence, counted from 0 again; nothing at or below the mark is free.
+      const std::int64_t mark = m.high_tick.value_or(-1);
+      m.lap = {0, 0, mark, mark};
+    }
   }
   void run(const Model&, Sut& sut) const override { sut.restart(from_mark); }
   void show(std::ostream& os) const override {
@@ -549,6 +642,7 @@ void check_refusal(const Sut& sut, int call, const Call& got, bool behind, std::
     }
     case PolicyKind::wait:
     case PolicyKind::unsafe:
+    case PolicyKind::clock_sequence:
       if (got.refusal != Refusal::none) {
         fail(sut, call, fmt::format("threw {}", name_of(got.refusal)));
       }
@@ -597,7 +691,9 @@ void check_issued(Sut& sut, int call, const Id& id, bool behind, Observed& seen)
   if (sut.instance_prev_id && id <= *sut.instance_prev_id) ++seen.misordered;
   // Every policy but unsafe keeps order across the whole history, restarts included: the
   // mark makes a new instance start after every issued tick, and so does a clock past them.
-  if (policy.promises_uniqueness() && sut.history_prev_id) {
+  // clock-sequence trades that order for availability: after a step back it issues at the
+  // clock's time under a new generation (uniqueness is the finder's to check).
+  if (policy.promises_uniqueness() && !c.clock_sequence() && sut.history_prev_id) {
     const bool in_order =
         c.ordered_within_tick() ? id > *sut.history_prev_id : tick >= *sut.history_prev_tick;
     if (!in_order) {
@@ -636,6 +732,17 @@ Observed observe(Sut& sut, int count) {
   return seen;
 }
 
+// clock-sequence: the ID's generation is the model's, counted from the instance's first (a
+// random clock sequence, learnt from its first ID).
+void check_generation(const Sut& sut, std::size_t i, std::uint64_t got, std::uint64_t want) {
+  const std::uint64_t count = sut.cfg->max_gen + 1;
+  if (!sut.gen_offset) sut.gen_offset = (got + count - want) % count;
+  if ((want + *sut.gen_offset) % count != got) {
+    RC_FAIL(fmt::format("ID {} has generation {}; the model says {} (+ {})", i, got, want,
+                        *sut.gen_offset));
+  }
+}
+
 // The generator against the model: the same refusal, the same (tick, seq, node) per ID, the
 // clock left at the same place, and (unsafe) the predicted duplicates and order violations.
 void compare_with_model(const Sut& sut, const Observed& seen, const Outcome& want,
@@ -651,6 +758,7 @@ void compare_with_model(const Sut& sut, const Observed& seen, const Outcome& wan
       RC_FAIL(fmt::format("ID {} of {} is from tick {}; the model says tick {}", i, seen.ids.size(),
                           tick, want.issued[i].tick));
     }
+    if (c.clock_sequence()) check_generation(sut, i, c.layout->decode(id.lo).gen, want.issued[i].gen);
     if (c.layout_ids()) {
       const LayoutFields f = c.layout->decode(id.lo);
       if (f.seq != want.issued[i].seq || f.node != c.node) {

@@ -13,7 +13,15 @@ class CasSnowflake {
  public:
   using id_type = std::uint64_t;
   explicit CasSnowflake(const GeneratorOptions& opts)
-      : cfg_(opts), seq_bits_(cfg_.layout.seq_bits()), packed_(pack(cfg_.initial)) {}
+      : cfg_(opts), seq_bits_(cfg_.layout.seq_bits()), packed_(pack(cfg_.initial)) {
+    if (cfg_.policy.kind == PolicyKind::clock_sequence && cfg_.space.max_gen > 0) {
+      // One word holds (tick, seq); the clock sequence's lap (generation, first generation,
+      // floor, highest tick) does not fit beside it. Without gen bits clock-sequence is
+      // `wait`, and (tick, seq) is all it needs.
+      throw Error("cas keeps its state in one 64-bit word, which cannot hold the "
+                  "clock-sequence lap of a layout with gen bits; use mutex or thread-local");
+    }
+  }
 
   std::uint64_t next() {
     std::uint64_t expected = 0;

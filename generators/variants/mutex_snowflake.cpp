@@ -12,7 +12,7 @@ class MutexSnowflake {
  public:
   using id_type = std::uint64_t;
   explicit MutexSnowflake(const GeneratorOptions& opts)
-      : cfg_(opts), core_(cfg_.clock, cfg_.policy, cfg_.space, cfg_.initial) {}
+      : cfg_(opts), core_(cfg_.space, cfg_.initial, opts) {}
 
   std::uint64_t next() {
     return cfg_.encode(core_.next([] { return std::uint64_t{0}; }), cfg_.node);
@@ -27,9 +27,13 @@ class MutexSnowflake {
 }  // namespace
 
 Variant describe_mutex() {
-  return snowflake_variant("mutex",
+  Variant v = snowflake_variant("mutex",
                            "Snowflake with one std::mutex around Twitter's algorithm",
                            NodeIds::one, /*chaos_quick=*/false, factory_of<MutexSnowflake>());
+  // On a layout with gen bits (the matrix gives it one) it keeps a clock sequence.
+  v.defaults.clock_sequence = true;
+  v.defaults.clock_sequence_quick = true;
+  return v;
 }
 
 }  // namespace idbench

@@ -10,6 +10,7 @@
 // sequence inside a tick it already issued from (which would duplicate IDs).
 #include <fmt/format.h>
 
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -31,8 +32,11 @@ static_assert(sizeof(Slot) == 64);
 // generator can still hand its slot back.
 class SlotPool {
  public:
-  SlotPool(std::uint64_t first_node, std::uint64_t max_node, TickState initial)
-      : first_node_(first_node), max_node_(max_node), initial_(initial) {}
+  // `initial(node)`: the state a slot issuing as `node` starts from (its own stored
+  // clock-sequence generations, under clock-sequence).
+  SlotPool(std::uint64_t first_node, std::uint64_t max_node,
+           std::function<TickState(std::uint64_t)> initial)
+      : first_node_(first_node), max_node_(max_node), initial_(std::move(initial)) {}
 
   // The mutex hands a slot from one thread to the next: the releasing thread's unlock
   // happens-before the claiming thread's lock, so the slot's state is seen whole.
@@ -50,7 +54,7 @@ class SlotPool {
           slots_.size() + 1, first_node_, node, max_node_));
     }
     slots_.push_back(std::make_unique<Slot>());
-    slots_.back()->state = initial_;
+    slots_.back()->state = initial_(node);
     slots_.back()->node = node;
     return slots_.back().get();
   }
@@ -62,7 +66,7 @@ class SlotPool {
  private:
   const std::uint64_t first_node_;
   const std::uint64_t max_node_;
-  const TickState initial_;
+  const std::function<TickState(std::uint64_t)> initial_;
   std::mutex mu_;
   std::vector<std::unique_ptr<Slot>> slots_;  // guarded by mu_
   std::vector<Slot*> free_;                   // guarded by mu_
@@ -77,7 +81,11 @@ class ThreadLocalSnowflake {
   explicit ThreadLocalSnowflake(const GeneratorOptions& opts)
       : cfg_(opts),
         serial_(next_generator_serial()),
-        pool_(std::make_shared<SlotPool>(cfg_.node, cfg_.layout.max_node(), cfg_.initial)) {}
+        pool_(std::make_shared<SlotPool>(
+            cfg_.node, cfg_.layout.max_node(),
+            [opts, space = cfg_.space](std::uint64_t node) {
+              return initial_state(opts, space, node);
+            })) {}
 
   ~ThreadLocalSnowflake() {
     // Slots this thread holds for this generator go back now; other threads' entries keep the
@@ -90,6 +98,9 @@ class ThreadLocalSnowflake {
     const TickState issued = advance(
         *cfg_.clock, cfg_.policy, cfg_.space, [&] { return slot.state; },
         [&](TickState, TickState next) {
+          // A new generation is durable (per node id) before any ID carries it.
+          store_if_new_generation(cfg_.generation_store.get(), slot.node, slot.state.gens,
+                                  next.gens);
           slot.state = next;
           return true;
         },
@@ -124,9 +135,13 @@ class ThreadLocalSnowflake {
 }  // namespace
 
 Variant describe_thread_local() {
-  return snowflake_variant("thread-local",
+  Variant v = snowflake_variant("thread-local",
                            "Snowflake state per thread, thread i issuing as node+i: no shared write per ID",
                            NodeIds::per_thread, /*chaos_quick=*/false, factory_of<ThreadLocalSnowflake>());
+  // On a layout with gen bits (the matrix gives it one) it keeps a clock sequence.
+  v.defaults.clock_sequence = true;
+  v.defaults.clock_sequence_quick = false;
+  return v;
 }
 
 }  // namespace idbench

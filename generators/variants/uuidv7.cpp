@@ -27,8 +27,8 @@ class UuidV7 {
  public:
   using id_type = Uuid;
   explicit UuidV7(const GeneratorOptions& opts)
-      : core_(opts.clock, opts.policy, uuid_format::v7_space(kMaxCounter),
-              initial_state(opts, uuid_format::v7_space(kMaxCounter))) {}
+      : core_(uuid_format::v7_space(kMaxCounter),
+              initial_state(opts, uuid_format::v7_space(kMaxCounter), opts.node), opts) {}
 
   Uuid next() {
     std::uint32_t tail;

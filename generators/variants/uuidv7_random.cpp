@@ -19,8 +19,8 @@ class UuidV7Random {
  public:
   using id_type = Uuid;
   explicit UuidV7Random(const GeneratorOptions& opts)
-      : core_(opts.clock, opts.policy, uuid_format::v7_space(kUnusedSeq),
-              initial_state(opts, uuid_format::v7_space(kUnusedSeq))) {}
+      : core_(uuid_format::v7_space(kUnusedSeq),
+              initial_state(opts, uuid_format::v7_space(kUnusedSeq), opts.node), opts) {}
 
   Uuid next() {
     std::uint64_t random[2];
