@@ -35,7 +35,7 @@ class UuidV8 {
   using id_type = Uuid;
   explicit UuidV8(const GeneratorOptions& opts)
       : node_(checked_node(opts.node)),
-        core_(opts.clock, opts.policy, space(), initial_state(opts, space())) {}
+        core_(space(), initial_state(opts, space(), opts.node), opts) {}
 
   Uuid next() {
     std::uint32_t tail;
