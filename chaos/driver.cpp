@@ -161,19 +161,12 @@ class Run {
     }
     for (auto& n : nodes_) spawn(n);
 
-    // The run's instant 0, on both clocks.
-    const std::int64_t mono_now = mono_ns();
-    const std::int64_t true_now = true_ns();
-    const std::int64_t margin = kStartMarginNs + (cfg_.exec ? kExecWarmUpNs : 0);
-    start_mono_ = mono_now + margin;
-    start_true_ = true_now + margin;
-    stop_mono_ = start_mono_ + scenario_.duration_ms * 1'000'000;
-    stop_true_ = start_true_ + scenario_.duration_ms * 1'000'000;
-    reference_offset_ns_ = reference_offset();
+    // Each node's clock for a provisional start, so that it makes its first reservation on the
+    // run's clock; the start is chosen once every node is armed (a slow disk delays it).
+    set_start();
+    for (auto& n : nodes_) arm(n);
+    set_start();
     for (auto& n : nodes_) {
-      n.facts.clock_offset_ns = reference_offset_ns_ + skew_ns(n.index);
-      n.clock = ClockModel(start_true_, start_true_ + n.facts.clock_offset_ns);
-      write_setting(n.timestamp_file, n.clock.setting_for(n.lib_start_true_ns));
       n.facts.incarnations.push_back({cfg_.threads, start_true_, stop_true_, false});
     }
     for (auto& n : nodes_) n.proc->send_line(fmt::format("go {} {}", start_mono_, stop_mono_));
@@ -208,6 +201,34 @@ class Run {
     if (progress_ == nullptr) return;
     fmt::print(progress_, "{}\n", line);
     std::fflush(progress_);
+  }
+
+  // The run's instant 0, on both clocks, and every node's clock from it.
+  void set_start() {
+    const std::int64_t mono_now = mono_ns();
+    const std::int64_t true_now = true_ns();
+    const std::int64_t margin = kStartMarginNs + (cfg_.exec ? kExecWarmUpNs : 0);
+    start_mono_ = mono_now + margin;
+    start_true_ = true_now + margin;
+    stop_mono_ = start_mono_ + scenario_.duration_ms * 1'000'000;
+    stop_true_ = start_true_ + scenario_.duration_ms * 1'000'000;
+    reference_offset_ns_ = reference_offset();
+    for (auto& n : nodes_) {
+      n.facts.clock_offset_ns = reference_offset_ns_ + skew_ns(n.index);
+      n.clock = ClockModel(start_true_, start_true_ + n.facts.clock_offset_ns);
+      write_setting(n.timestamp_file, n.clock.setting_for(n.lib_start_true_ns));
+    }
+  }
+
+  // "arm": the node makes its first durable reservation on its run clock (node.hpp).
+  void arm(LiveNode& n) {
+    n.proc->send_line("arm");
+    const auto line = n.proc->read_line(mono_ns() + kReadyTimeoutNs);
+    if (line.value_or("") == "armed") return;
+    const auto status = n.proc->wait_until(mono_ns() + 1'000'000'000);
+    throw Error(fmt::format("node {} could not arm ({}): {}", n.index,
+                            status ? fmt::format("exit status {}", *status) : "no answer",
+                            last_lines(read_text_file(stderr_path(n)))));
   }
 
   // A stored mark must be readable and whole before any node starts from it: one clear line
@@ -363,7 +384,8 @@ class Run {
                                      dir_};
     if (!cfg_.persist_dir.empty()) {
       argv.insert(argv.end(),
-                  {"--persist", cfg_.persist_dir, "--reserve-ms", std::to_string(cfg_.reserve_ms)});
+                  {"--persist", cfg_.persist_dir, "--reserve-ms", std::to_string(cfg_.reserve_ms),
+                   "--slow-store-ms", std::to_string(cfg_.slow_store_ms)});
     }
     const std::vector<std::string> what = generator_args();
     argv.insert(argv.end(), what.begin(), what.end());
@@ -513,6 +535,7 @@ class Run {
         ++n.incarnation;
         spawn(n);
         rewrite(n);
+        arm(n);  // a durable write it needs first is part of its down time
         const std::int64_t go_true = true_ns();
         n.proc->send_line(fmt::format("go {} {}", mono_ns(), stop_mono_));
         n.facts.incarnations.push_back({cfg_.threads, go_true, stop_true_, false});

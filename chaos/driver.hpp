@@ -58,6 +58,8 @@ struct RunConfig {
   double time_scale = 1.0;  // scaled(scenario, time_scale); kMinTimeScale … kMaxTimeScale
   std::string persist_dir;  // empty: no high-water mark
   std::int64_t reserve_ms = 1000;
+  // A planted slow disk (tests): every durable write of a mark takes this much longer.
+  std::int64_t slow_store_ms = 0;
   std::string node_binary;  // empty: idbench-chaos-node beside this executable
   std::string keep_dir;     // keep the run's files here instead of a removed temp directory
   // An external program in place of `variant` (which is then only the run's label): every

@@ -9,6 +9,8 @@
 #include <charconv>
 #include <cstring>
 #include <limits>
+#include <thread>
+#include <chrono>
 
 #include "plumbing/atomic_file.hpp"
 
@@ -105,6 +107,7 @@ std::string shown(std::string_view bytes) {
 void HighWaterMark::store(std::int64_t unix_ms) const {
   // A unique temp file per writer (two processes given one node id share the mark's path),
   // fsynced, renamed into place, then the directory fsynced.
+  if (slow_ms_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms_));
   try {
     plumbing::write_file_atomically(path_, fmt::format("{}\n", unix_ms));
   } catch (const plumbing::OutputError& e) {

@@ -76,7 +76,9 @@ std::string mark_path(const std::string& persist_dir, std::uint64_t node_id);
 // One mark file: a single decimal Unix millisecond and a newline.
 class HighWaterMark {
  public:
-  explicit HighWaterMark(std::string path) : path_(std::move(path)) {}
+  // `slow_ms`: a planted slow disk (chaos tests), slept before each store.
+  explicit HighWaterMark(std::string path, std::int64_t slow_ms = 0)
+      : path_(std::move(path)), slow_ms_(slow_ms) {}
 
   // The stored mark; nullopt when the file does not exist. Throws HighWaterMarkError when it
   // exists but does not hold exactly one mark (parse_mark).
@@ -93,6 +95,7 @@ class HighWaterMark {
 
  private:
   std::string path_;
+  std::int64_t slow_ms_ = 0;
 };
 
 // How far past its last clock reading a generator with `policy` may issue: the borrow bound

@@ -102,7 +102,7 @@ RefusalKind classify(const ClockError& e, std::uint64_t& behind_ms) {
 class Node {
  public:
   explicit Node(const NodeConfig& cfg) : cfg_(cfg), threads_(cfg.threads) {
-    if (!cfg.exec) gen_ = make_builtin(cfg);
+    if (!cfg.exec) gen_ = make_builtin(cfg, reserving_);
     for (unsigned t = 0; t < cfg.threads; ++t) {
       threads_[t] = std::make_unique<ThreadState>();
       const std::string path = fmt::format(
@@ -128,7 +128,8 @@ class Node {
     if (probe_fd_ >= 0) ::close(probe_fd_);
   }
 
-  static std::unique_ptr<Generator> make_builtin(const NodeConfig& cfg) {
+  static std::unique_ptr<Generator> make_builtin(const NodeConfig& cfg,
+                                                 std::shared_ptr<ReservingClock>& reserving) {
     GeneratorOptions opts;
     // The layout's "epoch in the future" check is about the configuration, not about the
     // faked clock: a leap-second run sets the clock to 2016, and that must not reject a layout
@@ -143,10 +144,11 @@ class Node {
       if (opts.policy.kind == PolicyKind::clock_sequence) {
         opts.generation_store = std::make_shared<ClockSequenceStore>(cfg.persist_dir);
       }
-      HighWaterMark mark(mark_path(cfg.persist_dir, cfg.node_id));
+      HighWaterMark mark(mark_path(cfg.persist_dir, cfg.node_id), cfg.slow_store_ms);
       opts.resume_after_unix_ms = mark.load();
-      opts.clock = std::make_shared<ReservingClock>(wall_clock(), mark, lookahead_ms(opts.policy),
-                                                    cfg.reserve_ms, opts.resume_after_unix_ms);
+      reserving = std::make_shared<ReservingClock>(wall_clock(), mark, lookahead_ms(opts.policy),
+                                                   cfg.reserve_ms, opts.resume_after_unix_ms);
+      opts.clock = reserving;
     }
     return make_generator(cfg.variant, opts);
   }
@@ -157,6 +159,13 @@ class Node {
     for (unsigned n = 0; (n = prepared_.load(std::memory_order_acquire)) < cfg_.threads;) {
       prepared_.wait(n, std::memory_order_acquire);
     }
+  }
+
+  // On the run's clock, before the run starts: the first durable reservation, so that a slow
+  // disk delays the start (the driver waits for "armed") rather than the first IDs. Nothing to
+  // do without a mark, or when the stored mark already covers the clock (a restart behind it).
+  void arm() {
+    if (reserving_) (void)reserving_->wall_ns();
   }
 
   // The driver gave up before "go": the threads leave without issuing.
@@ -381,6 +390,7 @@ class Node {
   double period_ns_ = 0;
   std::int64_t start_ = 0;
   std::int64_t stop_ = 0;
+  std::shared_ptr<ReservingClock> reserving_;  // the generator's clock, with --persist
 };
 
 }  // namespace
@@ -406,6 +416,19 @@ int run_node(const NodeConfig& cfg) {
   std::fflush(stdout);
 
   std::string word;
+  if (!(std::cin >> word) || word != "arm") {
+    node->abandon();
+    return 0;  // the driver gave up
+  }
+  try {
+    node->arm();
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "idbench-chaos-node: {}\n", e.what());
+    node->abandon();
+    return 3;
+  }
+  fmt::print("armed\n");
+  std::fflush(stdout);
   std::int64_t start = 0;
   std::int64_t stop = 0;
   if (!(std::cin >> word >> start >> stop) || word != "go") {

@@ -6,7 +6,16 @@
 //
 //   node   -> driver   "ready <true_ns> <fake_ns>"   after set-up, one reading of the oracle
 //                                                    and of the faked clock (calibration)
+//   driver -> node     "arm"                        once the node's run clock is written
+//   node   -> driver   "armed"                      after its first durable reservation
+//                                                    (--persist; nothing to do otherwise)
 //   driver -> node     "go <start_mono_ns> <stop_mono_ns>"
+//
+// Arming: a node with a persisted high-water mark stores its first reservation before the
+// run starts, and the driver chooses the start once every node is armed. An fsync on a busy
+// disk can take most of a second; made by the first ID's clock reading, it would delay the
+// first IDs past the scenario's first fault and leave that fault without evidence. A
+// restarted node arms too: a write it needs before issuing is part of its down time.
 //
 // Calibration: libfaketime applies a rate to the time elapsed since *its* start in this
 // process, which only the process can observe. The driver writes the calibration setting
@@ -63,6 +72,7 @@ struct NodeConfig {
   std::string out_dir;
   std::string persist_dir;  // empty: no high-water mark
   std::int64_t reserve_ms = 1000;
+  std::int64_t slow_store_ms = 0;  // a planted slow disk (tests): added to each durable write
   bool probe = false;  // read the faked clock every ms (see above)
   // An external program instead of `variant` (see above).
   std::optional<external::ExecSpec> exec;

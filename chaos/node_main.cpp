@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   app.add_option("--out-dir", cfg.out_dir, "run directory for the records");
   app.add_option("--persist", cfg.persist_dir, "high-water mark directory");
   app.add_option("--reserve-ms", cfg.reserve_ms, "reservation ahead of the clock");
+  app.add_option("--slow-store-ms", cfg.slow_store_ms, "a planted slow disk: ms added to each "
+                 "durable write of the mark")->check(CLI::Range(0, 10'000));
   app.add_flag("--probe", cfg.probe, "read the faked clock every ms into a .probe file");
   idbench::cli::ExecArgs exec;
   idbench::cli::add_exec_options(&app, exec);
