@@ -25,7 +25,9 @@ json variant_json(const Variant& v) {
   j["own_clock"] = v.own_clock;
   j["defaults"] = {{"chaos", v.defaults.chaos},
                    {"chaos_quick", v.defaults.chaos_quick},
-                   {"locality", v.defaults.locality}};
+                   {"locality", v.defaults.locality},
+                   {"clock_sequence", v.defaults.clock_sequence},
+                   {"clock_sequence_quick", v.defaults.clock_sequence_quick}};
   return j;
 }
 

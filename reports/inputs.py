@@ -513,6 +513,17 @@ def cell_key(cell: dict) -> tuple:
             bool(cell.get("persist", False)))
 
 
+def policy_label(cell: dict) -> str:
+    """A cell's policy as the report prints it: with its layout's generation bits when it ran
+    on a layout that has some (the clock-sequence cells, e.g. "clock-sequence gen=2"), and with
+    the persisted mark."""
+    cfg = cell.get("config") if isinstance(cell.get("config"), dict) else {}
+    layout = cell.get("layout") or cfg.get("layout")  # a cell that ran has it in its config
+    m = re.search(r"(?:^|,)\s*gen=(\d+)", str(layout or ""))
+    return (str(cell.get("policy", "?")) + (f" gen={m.group(1)}" if m else "")
+            + (" + persisted mark" if cell.get("persist") else ""))
+
+
 def load_chaos(doc: Any) -> Chaos:
     ch = Chaos(present=True)
     if isinstance(doc, list):  # a bare list of `idbench chaos --json` objects
