@@ -1,8 +1,8 @@
 """content.py — what the report says, independent of how it is written out.
 
 `build_report(results)` turns the loaded results (inputs.py) into a Report (document.py): one
-section per builder below (this run, the decision table, bench, real systems, locality, chaos),
-plus the
+section per builder below (this run, the decision table, bench, real systems, locality, chaos,
+the real systems under faults, worker ids derived and leased), plus the
 machine-readable summary. render.py writes the same Report as HTML (figures inline as SVG) and
 as Markdown (tables only), so the two files cannot disagree. A section whose input is missing
 says so in one sentence and moves on.
@@ -24,6 +24,7 @@ from inputs import (Bench, Chaos, Locality, Real, Results, locality_generator, n
 from real_faults import RealFaults, real_faults_section
 from real_systems import durability_text, real_table
 from derived_ids_section import derived_ids_section
+from worker_ids_section import worker_ids_section
 from real_systems_locality import add_real_locality
 
 # The chaos scenarios drawn as timelines (issue 6).
@@ -720,7 +721,8 @@ def build_report(results: Results, charts_module=None, now: dt.datetime | None =
                 locality_section(results.locality, figures, summary),
                 chaos_section(results.chaos, figures, summary),
                 real_faults_section(results.real_faults or RealFaults(), figures, summary),
-                derived_ids_section(results.directory, figures, summary)]
+                derived_ids_section(results.directory, figures, summary),
+                worker_ids_section(results.directory, figures, summary)]
     report = Report("idbench report", summary["generated_utc"], results.directory, sections,
                     summary)
     summary["charts"] = _draw(report)

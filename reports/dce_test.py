@@ -164,6 +164,23 @@ class ClockSequenceTimelineTest(unittest.TestCase):
         self.assertIn("clock-sequence gen=1", [r[2] for r in table.rows])
 
 
+class ClockSequenceGateTest(unittest.TestCase):
+    def test_each_gen_layout_is_compared_with_its_own_base_cell(self):
+        import compare
+        ran, failed = {"promise_kept": True, "duplicates": 0}, {"error": "node 1 exited"}
+        base = inputs.load_chaos({"cells": [
+            chaos_cell("cas", "clock-sequence", GEN2, **ran),
+            dict(chaos_cell("cas", "clock-sequence", GEN1), **failed)]})
+        new = inputs.load_chaos({"cells": [
+            dict(chaos_cell("cas", "clock-sequence", GEN2), **failed),
+            dict(chaos_cell("cas", "clock-sequence", GEN1), **failed)]})
+        _, findings, compared = compare.compare_chaos(base, new)
+        self.assertEqual(compared, 2)
+        self.assertEqual([f.what for f in findings if f.regression],
+                         ["ntp-step-back · cas · clock-sequence gen=2: could not run: "
+                          "node 1 exited"])
+
+
 class ClockSequencePanelTest(unittest.TestCase):
     def setUp(self):
         try:
