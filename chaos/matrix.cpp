@@ -124,6 +124,8 @@ void add_clock_sequence_cells(const MatrixConfig& cfg, const Scenario& s, std::i
     if (persist && (!cfg.persist_restart || (cfg.quick && !s.restarts))) continue;
     for (const Variant* v : clock_sequence_variants(cfg)) {
       const std::string name(v->name);
+      // --persist is idbench's stable storage; a library with its own clock keeps its own.
+      if (persist && v->own_clock) continue;
       if (!v->uses_layout) {
         cells.push_back({scenario, name, policy, "", "", persist, ms});
         continue;

@@ -76,7 +76,12 @@ Variant describe_libuuid_v1() {
           .time_based = true,
           .id_time = IdTime::uuid,
           .own_clock = true,
-          .defaults = {.chaos = false, .chaos_quick = false, .locality = true},
+          // Its rule is DCE's clock sequence: the matrix's clock-sequence cells, quick too.
+          .defaults = {.chaos = false,
+                       .chaos_quick = false,
+                       .locality = true,
+                       .clock_sequence = true,
+                       .clock_sequence_quick = true},
           .make = factory_of<LibuuidV1>()};
 }
 
