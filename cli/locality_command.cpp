@@ -139,7 +139,9 @@ void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
                 "Move the node field above the timestamp (layout variants): each writer appends "
                 "at its own insert point, global time order is lost");
   cmd->add_option("--rows", a.rows, "Rows to insert (default 1000000; validation: 300000)");
-  cmd->add_option("--rate", a.run.stream.rate, "IDs per simulated ms, all writers together")
+  cmd->add_option("--rate", a.run.stream.rate,
+                  "IDs per simulated ms, all writers together; a fraction spreads them out "
+                  "(0.01 = 10 IDs/s, so 100000 rows span 2.8 h of generator time), 1e-06 … 1e+07")
       ->capture_default_str();
   cmd->add_option("--writers", a.run.stream.writers, "Writers (node ids 0..W-1)")
       ->check(CLI::Range(1, 1024))

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <memory>
 #include <new>
 #include <random>
@@ -76,19 +77,27 @@ std::vector<std::unique_ptr<Generator>> make_writers(const Variant& variant, con
   return gens;
 }
 
-// Which writer issues each ID of simulated tick `tick`, in arrival order: each writer's share
-// (the remainder rotates so no writer is favoured), taken in rounds, shuffled when random.
-void tick_order(const StreamSpec& spec, std::uint64_t tick, SplitMix64& rng,
+// The simulated ms at whose start ID number `n` (from 0) arrives: floor(n / rate). Exact for
+// a whole rate (n and rate are integers well below 2^53), so such a rate puts exactly `rate`
+// IDs in every ms; a fractional one spreads them, e.g. 0.01: one ID every 100 ms.
+std::uint64_t arrival_ms(std::uint64_t n, double rate) {
+  return static_cast<std::uint64_t>(std::floor(static_cast<double>(n) / rate));
+}
+
+// Which writer issues each of the `count` IDs of the `busy`-th tick that has any (ticks
+// without an ID are skipped, so writers take turns at any rate), in arrival order: each
+// writer's share (the remainder rotates so no writer is favoured), taken in rounds, shuffled
+// when random.
+void tick_order(const StreamSpec& spec, std::uint64_t busy, std::uint64_t count, SplitMix64& rng,
                 std::vector<std::uint64_t>& share, std::vector<std::uint64_t>& order) {
-  for (std::uint64_t w = 0; w < spec.writers; ++w) {
-    share[w] =
-        spec.rate / spec.writers +
-        (((w + spec.writers - tick % spec.writers) % spec.writers) < spec.rate % spec.writers);
+  const std::uint64_t writers = spec.writers;
+  for (std::uint64_t w = 0; w < writers; ++w) {
+    share[w] = count / writers + (((w + writers - busy % writers) % writers) < count % writers);
   }
   order.clear();
   for (std::uint64_t round = 0;; ++round) {
     bool any = false;
-    for (std::uint64_t w = 0; w < spec.writers; ++w) {
+    for (std::uint64_t w = 0; w < writers; ++w) {
       if (round < share[w]) {
         order.push_back(w);
         any = true;
@@ -98,6 +107,29 @@ void tick_order(const StreamSpec& spec, std::uint64_t tick, SplitMix64& rng,
   }
   if (spec.arrival == Arrival::random) {
     for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+  }
+}
+
+// The IDs, tick by tick: every ID arriving in one simulated ms is issued at its start.
+void issue_ids(const StreamSpec& spec, std::int64_t start_ms, ManualClock& clock,
+               const std::vector<std::unique_ptr<Generator>>& gens, std::vector<Id>& keys) {
+  SplitMix64 rng{spec.seed};
+  std::vector<std::uint64_t> order;
+  std::vector<std::uint64_t> share(spec.writers);
+  for (std::uint64_t n = 0, busy = 0; keys.size() < spec.rows; ++busy) {
+    const std::uint64_t ms = arrival_ms(n, spec.rate);
+    std::uint64_t count = 1;  // the whole tick's, not cut at `rows`: the order stays the same
+    while (arrival_ms(n + count, spec.rate) == ms) ++count;
+    n += count;
+    // Advance to the start of this tick, never backwards: a generator that spun past it
+    // (relax() lets simulated time pass) has already moved the clock on.
+    const std::int64_t target = (start_ms + static_cast<std::int64_t>(ms)) * 1'000'000;
+    if (clock.wall_ns() < target) clock.advance_ns(target - clock.wall_ns());
+    tick_order(spec, busy, count, rng, share, order);
+    for (std::uint64_t w : order) {
+      if (keys.size() == spec.rows) break;
+      keys.push_back(gens[gens.size() == 1 ? 0 : w]->next());
+    }
   }
 }
 
@@ -112,20 +144,7 @@ KeyStream from_variant(const StreamSpec& spec) {
   KeyStream out;
   out.width = variant.width;
   out.keys.reserve(spec.rows);
-  SplitMix64 rng{spec.seed};
-  std::vector<std::uint64_t> order;
-  std::vector<std::uint64_t> share(spec.writers);
-  for (std::uint64_t tick = 0; out.keys.size() < spec.rows; ++tick) {
-    // Advance to the start of this tick, never backwards: a generator that spun past it
-    // (relax() lets simulated time pass) has already moved the clock on.
-    const std::int64_t target = (start_ms + static_cast<std::int64_t>(tick)) * 1'000'000;
-    if (clock->wall_ns() < target) clock->advance_ns(target - clock->wall_ns());
-    tick_order(spec, tick, rng, share, order);
-    for (std::uint64_t w : order) {
-      if (out.keys.size() == spec.rows) break;
-      out.keys.push_back(gens[gens.size() == 1 ? 0 : w]->next());
-    }
-  }
+  issue_ids(spec, start_ms, *clock, gens, out.keys);
   if (spec.node_major) {
     if (!variant.uses_layout) throw Error("--node-major needs a variant that takes a layout");
     for (Id& id : out.keys) id = Id::from_u64(to_node_major(layout, id.lo));
@@ -181,15 +200,27 @@ void check_rows(std::uint64_t rows, const char* flag) {
   }
 }
 
+void check_rate(double rate, std::uint64_t rows) {
+  // Written so that NaN fails too.
+  if (!(rate >= kMinRatePerMs && rate <= kMaxRatePerMs)) {
+    throw Error(fmt::format("--rate must be {:g} … {:g} IDs per simulated ms (0.01 = 10 IDs/s), "
+                            "not {}",
+                            kMinRatePerMs, kMaxRatePerMs, rate));
+  }
+  if (static_cast<double>(rows) / rate > kMaxSimulatedMs) {
+    throw Error(fmt::format("--rows / --rate spans {:.0f} years of simulated time; at most {:.0f}: "
+                            "use a higher --rate or fewer --rows",
+                            static_cast<double>(rows) / rate / (365.25 * 86'400'000.0),
+                            kMaxSimulatedMs / (365.25 * 86'400'000.0)));
+  }
+}
+
 KeyStream build_stream(const StreamSpec& spec) {
   const int sources =
       !spec.variant.empty() + (spec.synthetic != Synthetic::none) + !spec.keys_file.empty();
   if (sources != 1) throw Error("give exactly one of --variant, --synthetic, --keys");
   check_rows(spec.rows, "--rows");
-  if (spec.rate == 0) throw Error("--rate must be ≥ 1");
-  if (spec.rate > kMaxRatePerMs) {
-    throw Error(fmt::format("--rate must be at most {} IDs per ms", kMaxRatePerMs));
-  }
+  check_rate(spec.rate, spec.rows);
   try {
     if (!spec.keys_file.empty()) return read_keys_file(spec.keys_file, spec.rows);
     if (spec.synthetic != Synthetic::none) return from_synthetic(spec);

@@ -2,7 +2,8 @@
 //
 // Three sources:
 //   * a registry variant (or one given by description: an `--exec` program) driven by one
-//     ManualClock at `rate` IDs per simulated ms in total, shared by `writers` writers. Variants that read a clock get one generator per writer
+//     ManualClock at `rate` IDs per simulated ms in total, shared by `writers` writers (see
+//     "Rate" below). Variants that read a clock get one generator per writer
 //     (node id = writer index), as W application servers each run their own library. Variants
 //     that do not (database counters, random UUIDs) get one shared generator: they stand for a
 //     central service, and W private counters would each issue 1, 2, 3... — duplicates, not a
@@ -13,9 +14,21 @@
 //   * a file: one key per line, decimal for 64-bit keys, 32 hex digits or a canonical UUID
 //     for 128-bit keys.
 //
-// Bounds: rows and rate are at least 1; rows at most kMaxRows (the keys are held in memory),
-// rate at most kMaxRatePerMs (one tick's arrival order is held in memory); beyond either,
-// build_stream throws idbench::Error naming the bound.
+// Rate: IDs per simulated ms, all writers together, and it may be a fraction. ID number n
+// (from 0) arrives at the start of simulated ms floor(n / rate): at 50, fifty IDs share each
+// ms (the generators issue them back to back, spinning where their clock needs to move on);
+// at 0.01, one ID every 100 ms — 10 IDs per second, a live service's pace, so 100,000 rows
+// span 2.8 hours of generator time. How far apart IDs are in time decides the key order of a
+// generator whose first field is not its high time bits: UUIDv1's time_low (the low 32 bits
+// of a 100-ns count) wraps every 2^32 × 100 ns = 429.5 s, so a stream that spans one wrap
+// ascends and one that spans many interleaves one ascending run per wrap. The rate is the
+// only knob: no variant is treated apart.
+//
+// Bounds: rows at least 1 and at most kMaxRows (the keys are held in memory); rate from
+// kMinRatePerMs (one ID per 1,000 s) to kMaxRatePerMs (one tick's arrival order is held in
+// memory), and rows / rate at most kMaxSimulatedMs (the simulated clock, int64 ns from 2025,
+// must stay far from its end in 2262). Beyond any, build_stream throws idbench::Error naming
+// the bound (check_rate).
 //
 // Determinism: the clock starts at a fixed instant and random arrival uses its own seeded
 // generator, so a stream from a counter or Snowflake variant is the same on every run. UUID
@@ -42,7 +55,10 @@ enum class KeyType { bigint, binary16 };
 
 inline constexpr std::int64_t kDefaultStartUnixMs = 1'748'736'000'000;
 inline constexpr std::uint64_t kMaxRows = 100'000'000;
-inline constexpr std::uint64_t kMaxRatePerMs = 10'000'000;
+inline constexpr double kMaxRatePerMs = 10'000'000;
+inline constexpr double kMinRatePerMs = 0.000'001;  // one ID per 1,000 s of simulated time
+// 100 years of 365.25 days: the stream's simulated span (rows / rate ms) at most.
+inline constexpr double kMaxSimulatedMs = 100 * 365.25 * 86'400'000.0;
 
 struct StreamSpec {
   std::string variant;  // a registry name, or empty
@@ -53,7 +69,7 @@ struct StreamSpec {
   std::string keys_file;  // or a file of keys
   std::string layout = "twitter";
   std::uint64_t rows = 1'000'000;
-  std::uint64_t rate = 50;  // IDs per ms, all writers together
+  double rate = 50;  // IDs per simulated ms, all writers together; 0.01 = 10 IDs/s (see above)
   std::uint64_t writers = 1;
   Arrival arrival = Arrival::round_robin;
   std::uint64_t seed = 1;
@@ -91,6 +107,9 @@ std::int64_t stream_start_unix_ms(const Layout& layout, std::int64_t preferred);
 
 // Throws idbench::Error unless 1 ≤ rows ≤ kMaxRows; `flag` names the option in the message.
 void check_rows(std::uint64_t rows, const char* flag);
+// Throws idbench::Error (one line naming --rate and its bounds) unless kMinRatePerMs ≤ rate ≤
+// kMaxRatePerMs (so not NaN) and rows / rate ≤ kMaxSimulatedMs.
+void check_rate(double rate, std::uint64_t rows);
 
 std::string to_string(Arrival a);
 std::string to_string(KeyType k);

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <set>
 
 #include "generators/errors.hpp"
@@ -158,8 +160,9 @@ TEST(KeyStream, HugeRowsAndRatesAreRefusedWithTheirBound) {
   s.rows = 10'000'000'000ull;
   EXPECT_NE(message_of(s).find("--rows must be at most"), std::string::npos) << message_of(s);
   s.rows = 100;
-  s.rate = 18446744073709551615ull;
-  EXPECT_NE(message_of(s).find("--rate must be at most"), std::string::npos) << message_of(s);
+  s.rate = 18446744073709551615.0;
+  EXPECT_NE(message_of(s).find("--rate must be 1e-06 … 1e+07"), std::string::npos)
+      << message_of(s);
   s.synthetic = Synthetic::sequential;
   s.variant.clear();
   s.rate = 50;
@@ -168,12 +171,66 @@ TEST(KeyStream, HugeRowsAndRatesAreRefusedWithTheirBound) {
 }
 
 // Issue 9, item 23: a 309-digit range was printed.
-TEST(KeyStream, ZeroRowsOrRateSayAtLeastOne) {
+TEST(KeyStream, ZeroRowsSayAtLeastOne) {
   StreamSpec s = layout_stream("twitter", 0);
   EXPECT_EQ(message_of(s), "--rows must be ≥ 1");
-  s.rows = 10;
-  s.rate = 0;
-  EXPECT_EQ(message_of(s), "--rate must be ≥ 1");
+}
+
+// Issue 14, item 7: the rate may be below 1 ID per ms; every value outside its range, and NaN,
+// is refused with one line naming the range.
+TEST(KeyStream, RatesOutsideTheirRangeAreRefusedWithTheRange) {
+  StreamSpec s = layout_stream("twitter", 10);
+  for (const double bad : {0.0, -1.0, -0.01, 0.000'000'9, 10'000'001.0, std::nan(""),
+                           std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity()}) {
+    s.rate = bad;
+    const std::string m = message_of(s);
+    EXPECT_EQ(m.rfind("--rate must be 1e-06 … 1e+07 IDs per simulated ms (0.01 = 10 IDs/s), not ",
+                      0),
+              0u)
+        << bad << ": " << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
+  for (const double good : {0.000'001, 0.01, 1.0, 2.5, 10'000'000.0}) {
+    s.rate = good;
+    EXPECT_EQ(message_of(s), "no error") << good;
+  }
+}
+
+TEST(KeyStream, ASpanBeyondAHundredYearsOfSimulatedTimeIsRefused) {
+  StreamSpec s = layout_stream("twitter", 4'000'000);
+  s.rate = 0.000'001;  // 4e12 ms: 127 years
+  EXPECT_EQ(message_of(s),
+            "--rows / --rate spans 127 years of simulated time; at most 100: use a higher "
+            "--rate or fewer --rows");
+}
+
+// At 0.01 IDs per ms one ID arrives every 100 simulated ms, and writers still take turns.
+TEST(KeyStream, AFractionalRateSpreadsIdsInTimeAndWritersTakeTurns) {
+  StreamSpec s = layout_stream("twitter", 8);
+  s.writers = 4;
+  s.rate = 0.01;
+  const KeyStream k = build_stream(s);
+  ASSERT_EQ(k.keys.size(), 8u);
+  for (std::size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ((k.keys[i].lo >> 12) & 1023, i % 4) << i;  // twitter: node in bits 12..21
+    if (i > 0) {
+      EXPECT_EQ((k.keys[i].lo >> 22) - (k.keys[i - 1].lo >> 22), 100u) << i;
+    }
+  }
+  EXPECT_EQ(k.simulated_ms, 701u);
+  EXPECT_NE(k.description.find("0.01/ms"), std::string::npos) << k.description;
+}
+
+// A fractional rate above 1: 2.5 per ms is 3, 2, 3, 2 … IDs in successive ms.
+TEST(KeyStream, AFractionalRateAboveOneAlternatesTheCountPerMs) {
+  StreamSpec s = layout_stream("twitter", 10);
+  s.rate = 2.5;
+  const KeyStream k = build_stream(s);
+  std::vector<std::uint64_t> ms;
+  for (const Id& id : k.keys) ms.push_back((id.lo >> 22) - (k.keys[0].lo >> 22));
+  EXPECT_EQ(ms, (std::vector<std::uint64_t>{0, 0, 0, 1, 1, 2, 2, 2, 3, 3}));
+  EXPECT_DOUBLE_EQ(k.achieved_rate, 2.5);
 }
 
 // Issue 9, item 22: the stream started 2025-06-01, before `wide`'s epoch (2026-01-01).

@@ -21,10 +21,22 @@ expect_err "--rows must be at most 100000000" "huge --rows names the bound"
 expect 2 "--rows 1e10" loc --variant mutex --rows 10000000000
 expect_err "--rows must be at most" "--rows 1e10 names the bound"
 expect 2 "huge --rate" loc --variant mutex --rows 100 --rate 18446744073709551615
-expect_err "--rate must be at most" "huge --rate names the bound"
+expect_err "--rate must be 1e-06 … 1e+07 IDs per simulated ms" "huge --rate names the bound"
+
+# Issue 14, item 7: a rate below 1 ID per ms is a slower stream; outside its range, one line.
+expect 0 "--rate 0.01 (10 IDs/s)" loc --variant uuidv1 --rows 200 --rate 0.01
+for bad in 0 -1 0.0000001 nan inf 1e300; do
+  expect 2 "--rate $bad" loc --variant uuidv1 --rows 200 --rate "$bad"
+  expect_err "--rate must be 1e-06 … 1e+07 IDs per simulated ms (0.01 = 10 IDs/s), not" \
+    "--rate $bad names the range"
+done
+expect 2 "--rate abc" loc --variant uuidv1 --rows 200 --rate abc
+expect_err "--rate" "--rate abc names the flag"
+expect 2 "--rows / --rate beyond 100 years" loc --variant uuidv1 --rows 4000000 --rate 0.000001
+expect_err "years of simulated time; at most 100" "the span's bound is named"
 
 # Item 23: "must be ≥ 1", not a 309-digit range.
-for flag in --rows --rate --pool-pages --validate-rows; do
+for flag in --rows --pool-pages --validate-rows; do
   args=(--synthetic sequential)
   [ "$flag" = --validate-rows ] && args=(--matrix --out "$tmp/never.json")
   expect 2 "$flag 0" loc "${args[@]}" "$flag" 0

@@ -26,7 +26,7 @@ TEST(LocalityMatrix, PlanIsEveryLocalityVariantAtOneAndEightWritersThenTheBaseli
       ASSERT_LT(i, plan.size());
       EXPECT_EQ(plan[i].stream.variant, v.name);
       EXPECT_EQ(plan[i].stream.writers, w);
-      EXPECT_EQ(plan[i].stream.rate, 50u);
+      EXPECT_EQ(plan[i].stream.rate, 50.0);
       EXPECT_EQ(plan[i].stream.rows, 1234u);
       EXPECT_EQ(plan[i].stream.layout, "twitter");
       ++i;

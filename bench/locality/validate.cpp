@@ -36,7 +36,7 @@ bool random_uuidv7(const Variant& v) {
 // IDs from a manual clock.
 bool layout_snowflake(const Variant& v) { return v.uses_layout && v.time_based; }
 
-StreamSpec variant_spec(const Variant& v, std::uint64_t rows, std::uint64_t rate,
+StreamSpec variant_spec(const Variant& v, std::uint64_t rows, double rate,
                         std::uint64_t writers = 1, Arrival arrival = Arrival::round_robin) {
   StreamSpec s;
   s.variant = std::string(v.name);
@@ -65,7 +65,7 @@ std::vector<ValidationStream> validation_matrix(std::uint64_t rows) {
                    std::nullopt, false});
   }
   if (const Variant* v = first_variant(random_uuidv7)) {
-    for (const std::uint64_t rate : {5, 50, 1000}) {
+    for (const double rate : {5.0, 50.0, 1000.0}) {
       out.push_back({fmt::format("{}, {}/ms", v->name, rate), variant_spec(*v, rows, rate), false,
                      std::nullopt, false});
     }

@@ -132,7 +132,7 @@ TEST(ValidationMatrix, SameStreamsAsBeforeChosenByDescription) {
   EXPECT_EQ(variants_used,
             (std::vector<std::string>{"", "", "uuidv4", "uuidv7", "uuidv7-random", "uuidv7-random",
                                       "uuidv7-random", "mutex", "mutex"}));
-  EXPECT_EQ(m[6].spec.rate, 1000u);
+  EXPECT_EQ(m[6].spec.rate, 1000.0);
   EXPECT_EQ(m[8].spec.writers, 8u);
   EXPECT_EQ(m[8].spec.arrival, Arrival::random);
   EXPECT_EQ(m[3].ordered, true);
