@@ -5,7 +5,7 @@
 //                     [--batch N] [--timeout-ms N] | --keys FILE | --synthetic sequential|random)
 //       [--layout L] [--key-type bigint|binary16] [--payload-bytes B] [--secondary] [--rows N]
 //       [--rate R]
-//       [--writers W] [--arrival round-robin|random] [--seed S] [--node-major]
+//       [--writers W] [--arrival round-robin|random|poisson] [--seed S] [--node-major]
 //       [--engine model|sqlite|mariadb|postgres] [--pool-pages N | --pool-percent P]
 //       [--dump-keys FILE] [--json]
 //   idbench locality --validate [--rows N] [--payload-bytes B] [--json]   (default: every
@@ -67,7 +67,9 @@ void run_one(LocalityArgs& a) {
   if (!a.synthetic.empty()) {
     spec.stream.synthetic = a.synthetic == "random" ? Synthetic::random : Synthetic::sequential;
   }
-  spec.stream.arrival = a.arrival == "random" ? Arrival::random : Arrival::round_robin;
+  spec.stream.arrival = a.arrival == "random"    ? Arrival::random
+                        : a.arrival == "poisson" ? Arrival::poisson
+                                                 : Arrival::round_robin;
   if (!a.key_type.empty()) {
     spec.key_type = a.key_type == "binary16" ? KeyType::binary16 : KeyType::bigint;
   }
@@ -146,10 +148,13 @@ void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
   cmd->add_option("--writers", a.run.stream.writers, "Writers (node ids 0..W-1)")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
-  cmd->add_option("--arrival", a.arrival, "Order within a tick: round-robin or random")
-      ->check(CLI::IsMember({"round-robin", "random"}))
+  cmd->add_option("--arrival", a.arrival,
+                  "Order within a tick: round-robin or random; or poisson: seeded exponential "
+                  "gaps between IDs (mean 1/rate), writers in turn")
+      ->check(CLI::IsMember({"round-robin", "random", "poisson"}))
       ->capture_default_str();
-  cmd->add_option("--seed", a.run.stream.seed, "Seed of random arrival and synthetic random keys")
+  cmd->add_option("--seed", a.run.stream.seed,
+                  "Seed of random and poisson arrival and synthetic random keys")
       ->capture_default_str();
   cmd->add_option("--dump-keys", a.run.dump_keys,
                   "Also write the stream's keys to FILE (the --keys format), to replay them");

@@ -20,6 +20,7 @@
 #include "coord/rates.hpp"
 #include "coord/result_json.hpp"
 #include "coord/scenario.hpp"
+#include "generators/layout.hpp"
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/run_context.hpp"
 
@@ -35,6 +36,7 @@ struct WorkerIdsArgs {
   std::string out;
   bool quiet = false;
   bool rates = false;
+  bool gen_bits_given = false;
   coord::RateOptions rate_options;
   coord::WorkerRunConfig config;
 };
@@ -130,6 +132,10 @@ void run(WorkerIdsArgs& args) {
     throw Error(fmt::format("--worker-ids must be static or etcd, not '{}'", args.worker_ids));
   }
   args.config.etcd = args.worker_ids == "etcd";
+  if (args.gen_bits_given && Layout::parse(args.config.layout).gen_bits() > 0) {
+    throw Error(fmt::format("--gen-bits and layout {}'s gen= both give the gen field: give one",
+                            args.config.layout));
+  }
   if (!args.endpoints.empty()) args.config.endpoints = coord::parse_endpoints(args.endpoints);
   const auto scenarios = chosen_scenarios(args.scenario);
   const auto behaviours = chosen_behaviours(args.behaviour);
@@ -174,8 +180,10 @@ void add_worker_ids_command(CLI::App& app) {
   cmd->add_option("--variant", args->config.variant,
                   "a 64-bit Snowflake-family variant taking one node id (default: the first)");
   cmd->add_option("--layout", args->config.layout, "the variant's layout")->capture_default_str();
-  cmd->add_option("--gen-bits", args->config.gen_bits,
-                  "in-id: generation bits taken from the node field")->capture_default_str()->check(CLI::Range(1, 8));
+  CLI::Option* gen_bits = cmd->add_option(
+      "--gen-bits", args->config.gen_bits,
+      "in-id: the fencing token's bits, the layout key gen=N taken from the top of the node "
+      "field (a --layout with gen= keeps its own)")->capture_default_str()->check(CLI::Range(1, 8));
   cmd->add_option("--ids-per-ms", args->config.ids_per_ms, "IDs each node issues per ms")
       ->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--etcd-endpoints", args->endpoints,
@@ -190,7 +198,8 @@ void add_worker_ids_command(CLI::App& app) {
       ->capture_default_str()->check(CLI::Range(0.5, 60.0));
   cmd->add_flag("!--no-check-perf", args->rate_options.etcdctl_check_perf,
                 "--rates without etcdctl check perf (60 s)");
-  cmd->callback([args] {
+  cmd->callback([args, gen_bits] {
+    args->gen_bits_given = gen_bits->count() > 0;
     try {
       run(*args);
     } catch (const coord::EtcdMissing& e) {

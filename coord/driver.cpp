@@ -59,6 +59,9 @@ class Run {
     result_.config = c;
     result_.variant = c.variant.empty() ? default_worker_variant() : c.variant;
     check_worker_variant(result_.variant);
+    const Layout layout = worker_layout(c.layout, c.behaviour, c.gen_bits);
+    result_.layout = layout.spec();
+    result_.gen_bits = c.behaviour == Behaviour::in_id ? layout.gen_bits() : 0;
     const WorkerScenario* s = find_worker_scenario(c.scenario);
     if (!s) throw Error(fmt::format("unknown worker-id scenario '{}'", c.scenario));
     s_ = s;
@@ -128,8 +131,7 @@ class Run {
     const int k = static_cast<int>(nodes_.size());
     std::vector<std::string> argv = {
         binary_, "--index", std::to_string(k), "--variant", result_.variant,
-        "--layout", c_.layout, "--behaviour", std::string(name_of(c_.behaviour)),
-        "--gen-bits", std::to_string(c_.behaviour == Behaviour::in_id ? c_.gen_bits : 0),
+        "--layout", result_.layout, "--behaviour", std::string(name_of(c_.behaviour)),
         "--worker-ids", c_.etcd ? "etcd" : "static", "--static-id", std::to_string(k),
         "--ttl", std::to_string(c_.ttl_s), "--margin-ms", std::to_string(result_.margin_ms),
         "--ids-per-ms", std::to_string(c_.ids_per_ms), "--out-dir", dir_};

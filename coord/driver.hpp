@@ -36,7 +36,7 @@ struct WorkerRunConfig {
   int ttl_s = 2;             // the lease TTL; etcd's election timeout is TTL/2
   std::string variant;       // empty: chosen by description
   std::string layout = "twitter";
-  int gen_bits = 4;          // in-id only
+  int gen_bits = 4;          // in-id on a layout without gen bits: gen=4 (worker_layout)
   int ids_per_ms = 20;
   std::vector<Endpoint> endpoints;  // non-empty: this etcd instead of a private cluster
   std::string node_binary;   // empty: idbench-coord-node beside this executable
@@ -52,6 +52,8 @@ struct LoggedFault {
 struct WorkerRunResult {
   WorkerRunConfig config;
   std::string variant;
+  std::string layout;    // the IDs' layout spec (worker_layout): what decodes them
+  int gen_bits = 0;      // in-id: its gen bits, the width of the fencing token; else 0
   std::string scenario_summary;
   std::int64_t start_ns = 0, end_ns = 0;  // CLOCK_MONOTONIC: every node ready .. stop
   std::int64_t margin_ms = 0;

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <thread>
 
@@ -78,6 +79,7 @@ class Recorder {
 struct Holder {
   std::uint64_t worker = 0;
   std::uint64_t counter = 0;
+  std::uint64_t token = 0;  // in-id: the counter mod 2^gen, the IDs' gen field
   std::unique_ptr<Generator> gen;
 };
 
@@ -85,11 +87,11 @@ class Node {
  public:
   explicit Node(const CoordNodeConfig& c)
       : c_(c), layout_(Layout::parse(c.layout)), rec_(c.out_dir, c.index) {
-    if (c.gen_bits < 0 || c.gen_bits >= layout_.node_bits()) {
-      throw Error(fmt::format("--gen-bits {} leaves no worker bits in the {}-bit node field",
-                              c.gen_bits, layout_.node_bits()));
+    if (c.behaviour == Behaviour::in_id && layout_.gen_bits() == 0) {
+      throw Error(fmt::format("in-id carries the claim counter in the layout's gen field, and "
+                              "layout {} has none (gen=BITS)", c.layout));
     }
-    max_worker_ = layout_.max_node() >> c.gen_bits;
+    max_worker_ = layout_.max_node();
     if (c.etcd) {
       lease_ = std::make_unique<WorkerLease>(LeaseOptions{
           .endpoints = c.endpoints, .prefix = c.prefix, .ttl_s = c.ttl_s,
@@ -143,10 +145,9 @@ class Node {
     if (worker > max_worker_) throw Error(fmt::format("worker id {} > {}", worker, max_worker_));
     GeneratorOptions opts;
     opts.layout = layout_;
-    const std::uint64_t gen_mask = (std::uint64_t{1} << c_.gen_bits) - 1;
-    opts.node = (worker << c_.gen_bits) |
-                (c_.behaviour == Behaviour::in_id ? counter & gen_mask : 0);
-    h_ = {worker, counter, make_generator(c_.variant, opts)};
+    opts.node = worker;
+    const std::uint64_t token = c_.behaviour == Behaviour::in_id ? counter & layout_.max_gen() : 0;
+    h_ = {worker, counter, token, make_generator(c_.variant, opts)};
     rec_.event("claim {} {} {} {}", plumbing::monotonic_ns(), worker, counter, revision);
   }
 
@@ -167,11 +168,20 @@ class Node {
   void issue_batch() {
     for (int i = 0; i < c_.ids_per_ms; ++i) {
       try {
-        const Id id = h_.gen->next();
-        rec_.id(plumbing::monotonic_ns(), id.lo);
+        const std::uint64_t id = fenced(h_.gen->next().lo);
+        rec_.id(plumbing::monotonic_ns(), id);
       } catch (const ClockError&) {  // a refusal issues nothing
       }
     }
+  }
+
+  // in-id: the claim's token in the layout's gen field, which the variant's policy left 0.
+  std::uint64_t fenced(std::uint64_t id) const {
+    if (c_.behaviour != Behaviour::in_id) return id;
+    LayoutFields f = layout_.decode(id);
+    if (f.gen != 0) throw Error("the variant wrote a generation into the gen field in-id owns");
+    f.gen = h_.token;
+    return layout_.encode(f);
   }
 
   const CoordNodeConfig& c_;
@@ -183,6 +193,22 @@ class Node {
 };
 
 }  // namespace
+
+Layout worker_layout(const std::string& layout, Behaviour behaviour, int gen_bits) {
+  const Layout base = Layout::parse(layout);
+  if (behaviour != Behaviour::in_id || base.gen_bits() > 0) return base;
+  if (gen_bits < 1 || gen_bits >= base.node_bits()) {
+    throw Error(fmt::format("--gen-bits {} leaves no worker bits in the {}-bit node field of {}",
+                            gen_bits, base.node_bits(), base.name()));
+  }
+  LayoutSpec spec{.name = fmt::format("{}+gen{}", base.name(), gen_bits),
+                  .spare_bit = base.spare_bit(), .ts_bits = base.ts_bits(),
+                  .node = {{"worker", base.node_bits() - gen_bits}},  // a worker id is one number
+                  .seq_bits = base.seq_bits(), .gen_bits = gen_bits,
+                  .node_in_low_bits = base.node_in_low_bits(), .unit_ms = base.unit_ms(),
+                  .epoch_unix_ms = base.epoch_unix_ms()};
+  return Layout::from_spec(std::move(spec), std::numeric_limits<std::int64_t>::max());
+}
 
 std::string_view name_of(Behaviour b) {
   switch (b) {

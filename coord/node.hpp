@@ -11,8 +11,12 @@
 //
 // Behaviours (issue 15): `unfenced` issues with the id it holds whatever happens to the
 // lease; `deadline` checks the lease deadline (worker_lease.hpp) before every batch and, past
-// it, stops, claims an id again and only then issues; `in-id` does the same and also puts
-// the low `gen_bits` of the claim counter in the node field: node = worker << gen | counter.
+// it, stops, claims an id again and only then issues; `in-id` does the same and also carries
+// the claim counter, mod 2^gen, in the layout's `gen` field (layout.hpp: `gen=BITS`, the top
+// bits of the node field), so `Layout::decode(id).gen` is the fencing token and the trade,
+// each gen bit halving the node space, is the layout's. The variant's own policy leaves that
+// field 0 (only clock-sequence writes it, and worker-id runs never choose it); the node
+// stamps the counter into each ID it issues.
 //
 // Test hook (`inject_pause_*`): the first deadline check at or after `inject_pause_at_ms`
 // (since ready) passes, then the node pauses for `inject_pause_ms` — keep-alives frozen too,
@@ -27,6 +31,7 @@
 #include <vector>
 
 #include "coord/etcd_client.hpp"
+#include "generators/layout.hpp"
 
 namespace idbench::coord {
 
@@ -38,9 +43,8 @@ bool parse_behaviour(std::string_view name, Behaviour& out);
 struct CoordNodeConfig {
   int index = 0;
   std::string variant;
-  std::string layout = "twitter";
+  std::string layout = "twitter";  // in-id: a layout with gen bits (worker_layout)
   Behaviour behaviour = Behaviour::unfenced;
-  int gen_bits = 0;             // in-id: generation bits taken from the node field
   bool etcd = true;             // false: `static_id` is the worker id (--worker-ids static)
   std::uint64_t static_id = 0;
   std::vector<Endpoint> endpoints;
@@ -52,6 +56,13 @@ struct CoordNodeConfig {
   std::int64_t inject_pause_ms = 0;
   std::string out_dir;
 };
+
+// The layout a run's IDs use: `layout` as it is, except that `in-id` needs gen bits: a
+// layout without them gets `gen_bits` taken from the top of its node field, the rest one
+// `worker` part (twitter, node 5+5, gen_bits 4: ts=41,node=6,gen=4,seq=12 with twitter's
+// epoch); one with them keeps its own. Throws LayoutError
+// for a bad layout, Error when the gen bits would leave no node bit.
+Layout worker_layout(const std::string& layout, Behaviour behaviour, int gen_bits);
 
 // Returns the exit status: 0 after a clean stop, 2 for a refused configuration or an etcd
 // that cannot be reached at start (message on stderr), 3 on an I/O failure.

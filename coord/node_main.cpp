@@ -12,7 +12,6 @@ int main(int argc, char** argv) {
   app.add_option("--variant", c.variant)->required();
   app.add_option("--layout", c.layout);
   app.add_option("--behaviour", behaviour);
-  app.add_option("--gen-bits", c.gen_bits);
   app.add_option("--worker-ids", worker_ids);
   app.add_option("--static-id", c.static_id);
   app.add_option("--endpoints", endpoints);

@@ -34,6 +34,12 @@ inputs)
   expect 4 "etcd not installed" "$idbench" worker-ids --etcd-binary /nonexistent/etcd "${quick[@]}"
   expect_text "etcd-server" "names the package"
   expect 2 "a variant without a node id" "$idbench" worker-ids --variant uuid-v4 "${quick[@]}"
+  expect 2 "in-id: gen bits that leave no node bit" \
+    "$idbench" worker-ids --behaviour in-id --layout ts=41,node=4,seq=12 --gen-bits 4 "${quick[@]}"
+  expect_text "leaves no worker bits" "says why"
+  expect 2 "--gen-bits beside a layout's own gen=" \
+    "$idbench" worker-ids --behaviour in-id --layout ts=41,node=6,gen=4,seq=12 --gen-bits 2 "${quick[@]}"
+  expect_text "give one" "says which"
   # SIGINT while the cluster and the nodes run: 130, and coord_left_nothing finds nothing after.
   "$idbench" worker-ids --behaviour unfenced "${quick[@]}" >"$tmp/out" 2>"$tmp/err" &
   pid=$!
@@ -62,9 +68,18 @@ hook)
   expect 1 "deadline fence: a pause between check and act duplicates" \
     "$idbench" worker-ids --scenario check-then-act --behaviour deadline "${gate[@]}"
   expect 0 "in-id fence: the zombie's IDs differ in the generation bits" \
-    "$idbench" worker-ids --scenario check-then-act --behaviour in-id "${gate[@]}" --out "$tmp/i.json"
+    "$idbench" worker-ids --scenario check-then-act --behaviour in-id "${gate[@]}" --out "$tmp/i.json" \
+    --keep-dir "$tmp/keep"
   [ "$(field "$tmp/i.json" 0 "r['nodes'][0]['zombie_ids'] > 0 and r['gen_bits'] == 4")" = True ] ||
     { echo "FAIL: the zombie did not issue"; failures=$((failures + 1)); }
+  # The fence token is the layout's gen field: `idbench decode` with the run's layout reads
+  # each holding's claim counter (mod 2^4) in `gen`, in its first and last ID (the zombie's
+  # last is in its unchecked block), so the zombie and its id's next owner differ in gen.
+  if /usr/bin/python3 "$(dirname "$0")/fence_token_check.py" "$idbench" "$tmp/i.json" "$tmp/keep"; then
+    passes=$((passes + 1))
+  else
+    failures=$((failures + 1))
+  fi
   ;;
 *) echo "unknown mode $mode"; exit 2 ;;
 esac

@@ -15,7 +15,17 @@
 
 namespace idbench::locality {
 
-std::string to_string(Arrival a) { return a == Arrival::random ? "random" : "round-robin"; }
+std::string to_string(Arrival a) {
+  switch (a) {
+    case Arrival::random:
+      return "random";
+    case Arrival::poisson:
+      return "poisson";
+    case Arrival::round_robin:
+      break;
+  }
+  return "round-robin";
+}
 std::string to_string(KeyType k) { return k == KeyType::binary16 ? "binary16" : "bigint"; }
 std::string to_string(Synthetic s) {
   switch (s) {
@@ -133,6 +143,26 @@ void issue_ids(const StreamSpec& spec, std::int64_t start_ms, ManualClock& clock
   }
 }
 
+// Poisson arrival: ID n + 1 comes an exponential gap (mean 1 / rate ms, drawn by inversion from
+// the stream's seeded generator, to the ns) after ID n; ID n is issued by writer n mod W.
+void issue_poisson(const StreamSpec& spec, std::int64_t start_ms, ManualClock& clock,
+                   const std::vector<std::unique_ptr<Generator>>& gens, std::vector<Id>& keys) {
+  SplitMix64 rng{spec.seed};
+  const double mean_ns = 1e6 / spec.rate;
+  // The mean span is at most kMaxSimulatedMs (check_rate); a sum of exponentials beyond twice
+  // that is astronomically rare, but int64 ns must never be reached.
+  const double limit_ns = 2 * kMaxSimulatedMs * 1e6;
+  double t_ns = 0;
+  for (std::uint64_t n = 0; keys.size() < spec.rows; ++n) {
+    if (t_ns > limit_ns) throw Error("--arrival poisson ran past 200 simulated years");
+    const std::int64_t target = start_ms * 1'000'000 + static_cast<std::int64_t>(t_ns);
+    if (clock.wall_ns() < target) clock.advance_ns(target - clock.wall_ns());
+    keys.push_back(gens[gens.size() == 1 ? 0 : n % spec.writers]->next());
+    const double u = (static_cast<double>(rng() >> 11) + 1) * 0x1p-53;  // (0, 1]
+    t_ns += -std::log(u) * mean_ns;
+  }
+}
+
 KeyStream from_variant(const StreamSpec& spec) {
   const Variant& variant = spec.described ? *spec.described : variant_named(spec.variant);
   if (spec.writers == 0) throw Error("--writers must be at least 1");
@@ -144,7 +174,11 @@ KeyStream from_variant(const StreamSpec& spec) {
   KeyStream out;
   out.width = variant.width;
   out.keys.reserve(spec.rows);
-  issue_ids(spec, start_ms, *clock, gens, out.keys);
+  if (spec.arrival == Arrival::poisson) {
+    issue_poisson(spec, start_ms, *clock, gens, out.keys);
+  } else {
+    issue_ids(spec, start_ms, *clock, gens, out.keys);
+  }
   if (spec.node_major) {
     if (!variant.uses_layout) throw Error("--node-major needs a variant that takes a layout");
     for (Id& id : out.keys) id = Id::from_u64(to_node_major(layout, id.lo));

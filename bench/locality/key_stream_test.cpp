@@ -106,6 +106,29 @@ TEST(KeyStream, ARateAboveTheLayoutCapStillTerminatesAndReportsTheAchievedRate) 
   EXPECT_LT(k.achieved_rate, 30.0);
 }
 
+// Poisson arrival: seeded exponential gaps, so the same seed gives the same stream, another
+// seed another; the gaps vary and average 1 / rate; writers take turns.
+TEST(KeyStream, PoissonArrivalIsSeededJitteredAndKeepsTheMeanRate) {
+  StreamSpec s;
+  s.variant = std::string(first_with(true, IdWidth::bits64)->name);
+  s.rows = 4000;
+  s.writers = 4;
+  s.rate = 0.1;  // mean gap 10 ms
+  s.arrival = Arrival::poisson;
+  const KeyStream k = build_stream(s);
+  EXPECT_EQ(build_stream(s).keys, k.keys);
+  s.seed = 2;
+  EXPECT_NE(build_stream(s).keys, k.keys);
+  std::set<std::uint64_t> gaps;
+  for (std::size_t i = 0; i < k.keys.size(); ++i) {
+    EXPECT_EQ((k.keys[i].lo >> 12) & 1023, i % 4) << i;  // twitter: node in bits 12..21
+    if (i > 0) gaps.insert((k.keys[i].lo >> 22) - (k.keys[i - 1].lo >> 22));
+  }
+  EXPECT_GT(gaps.size(), 20u);
+  EXPECT_NEAR(k.achieved_rate, 0.1, 0.01);  // 4,000 gaps: the mean is within ~2 % (1 sigma)
+  EXPECT_NE(k.description.find("poisson"), std::string::npos) << k.description;
+}
+
 TEST(KeyStream, FileOfDecimalsAndOfUuids) {
   const std::string dec = ::testing::TempDir() + "/dec.txt";
   std::ofstream(dec) << "3\n1\n2\n";

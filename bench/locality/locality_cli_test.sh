@@ -25,6 +25,7 @@ expect_err "--rate must be 1e-06 … 1e+07 IDs per simulated ms" "huge --rate na
 
 # Issue 14, item 7: a rate below 1 ID per ms is a slower stream; outside its range, one line.
 expect 0 "--rate 0.01 (10 IDs/s)" loc --variant uuidv1 --rows 200 --rate 0.01
+expect 0 "--arrival poisson" loc --variant uuidv1 --rows 200 --rate 0.01 --arrival poisson
 for bad in 0 -1 0.0000001 nan inf 1e300; do
   expect 2 "--rate $bad" loc --variant uuidv1 --rows 200 --rate "$bad"
   expect_err "--rate must be 1e-06 … 1e+07 IDs per simulated ms (0.01 = 10 IDs/s), not" \
