@@ -112,7 +112,9 @@ struct Config {
 std::ostream& operator<<(std::ostream& os, const Config& c) {
   os << fmt::format("{} policy {} restart {} node {} relax {} ns start {} ns", c.variant->name,
                     c.policy.name(),
-                    c.restart == RestartMode::from_mark ? "from-mark" : "after-clock-passes",
+                    c.restart == RestartMode::from_mark            ? "from-mark"
+                    : c.restart == RestartMode::after_clock_passes ? "after-clock-passes"
+                                                                   : "from-stable-storage",
                     c.node, c.relax_step_ns, c.start_wall_ns);
   if (c.layout) os << " layout " << c.layout_name << " [" << c.layout->spec() << "]";
   return os;
@@ -437,9 +439,10 @@ class MemoryGenerationStore final : public GenerationStore {
 };
 
 struct Sut {
-  explicit Sut(std::shared_ptr<const Config> c)
+  Sut(std::shared_ptr<const Config> c, GeneratorFactory make)
       : cfg(std::move(c)),
-        clock(std::make_shared<ManualClock>(cfg->start_wall_ns, cfg->relax_step_ns)) {
+        clock(std::make_shared<ManualClock>(cfg->start_wall_ns, cfg->relax_step_ns)),
+        make_gen(std::move(make)) {
     restart(false);
   }
 
@@ -461,13 +464,14 @@ struct Sut {
     }
     // The old instance goes first, as the process holding it dies before the new one starts.
     gen.reset();
-    gen = make_generator(cfg->variant->name, opts);
+    gen = make_gen(cfg->variant->name, opts);
     instance_prev_id.reset();
     instance_prev_tick.reset();
   }
 
   std::shared_ptr<const Config> cfg;
   std::shared_ptr<ManualClock> clock;
+  GeneratorFactory make_gen;
   std::shared_ptr<MemoryGenerationStore> store = std::make_shared<MemoryGenerationStore>();
   // clock-sequence: the instance's first generation, which the model counts from (learnt by
   // the comparison, hence mutable).
@@ -818,13 +822,14 @@ void expose_unsafe(Sut& sut) {
 
 }  // namespace
 
-void check_model(std::string_view variant, PolicyKind policy, RestartMode restart) {
+void check_model(std::string_view variant, PolicyKind policy, RestartMode restart,
+                 const GeneratorFactory& make) {
   const auto cfg = std::make_shared<const Config>(draw_config(variant, policy, restart));
   RC_LOG() << *cfg << "\n";
   Model initial;
   initial.cfg = cfg;
   initial.wall_ns = cfg->start_wall_ns;
-  Sut sut(cfg);
+  Sut sut(cfg, make);
   rc::state::check(initial, sut,
                    rc::state::gen::execOneOfWithArgs<Advance, Stay, StepBack, Generate, Restart>());
 

@@ -39,8 +39,11 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <functional>
+#include <memory>
 #include <string_view>
 
+#include "generators/generator.hpp"
 #include "generators/policy.hpp"
 
 namespace idbench::property {
@@ -50,8 +53,15 @@ namespace idbench::property {
 // behind moves to the next generation at once.
 enum class RestartMode { from_mark, after_clock_passes, from_stable_storage };
 
+// Builds the generator under test, at the start and at every Restart. The properties use
+// make_generator; a test hands in a generator with a planted defect to prove the property
+// catches it (model_planted_test.cpp).
+using GeneratorFactory =
+    std::function<std::unique_ptr<Generator>(std::string_view variant, const GeneratorOptions&)>;
+
 // One test case of the model-based property; call it inside a RapidCheck property.
-void check_model(std::string_view variant, PolicyKind policy, RestartMode restart);
+void check_model(std::string_view variant, PolicyKind policy, RestartMode restart,
+                 const GeneratorFactory& make = make_generator);
 
 }  // namespace idbench::property
 
