@@ -25,7 +25,8 @@ json variant_json(const Variant& v) {
   j["own_clock"] = v.own_clock;
   j["defaults"] = {{"chaos", v.defaults.chaos},
                    {"chaos_quick", v.defaults.chaos_quick},
-                   {"locality", v.defaults.locality}};
+                   {"locality", v.defaults.locality},
+                   {"locality_live_pace", v.defaults.locality_live_pace}};
   return j;
 }
 

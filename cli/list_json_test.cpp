@@ -63,6 +63,7 @@ TEST(ListJson, CarriesEveryFieldOfEveryVariant) {
     EXPECT_EQ(j->at("defaults").at("chaos"), v.defaults.chaos);
     EXPECT_EQ(j->at("defaults").at("chaos_quick"), v.defaults.chaos_quick);
     EXPECT_EQ(j->at("defaults").at("locality"), v.defaults.locality);
+    EXPECT_EQ(j->at("defaults").at("locality_live_pace"), v.defaults.locality_live_pace);
     // Every key is one of the above: a field added to Variant must be added here too.
     EXPECT_EQ(j->size(), 13u) << v.name;
   }
