@@ -5,7 +5,7 @@
 #                   ThreadSanitizer and AddressSanitizer+UBSan runs, and every fuzz target 5 s)
 # Other commands: bench [--full] | locality | chaos | real-chaos | derived-ids | report | smoke
 #                 | build | compare BASE_DIR NEW_DIR | compare --revs BASE NEW   (the regression gate)
-#                 | worker-ids   (every worker-id scenario × behaviour on a private etcd, ~4 min)
+#                 | worker-ids   (every worker-id scenario × behaviour on a private etcd, rates, ~5.5 min)
 #                 | fuzz [SECONDS [TARGET...]]   (each fuzz target SECONDS, default 60)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -214,6 +214,8 @@ case "$cmd" in
     "$bin/idbench" worker-ids --scenario all --behaviour all --out "$latest/worker_ids.json" "$@" ||
       status=$?
     [ "$status" -le 1 ] || exit "$status"
+    # Renewals/s and puts/s with this project's client, then etcdctl check perf --load=s (60 s).
+    "$bin/idbench" worker-ids --rates --rate-seconds 2 --out "$latest/worker_ids_rates.json"
     /usr/bin/python3 reports/worker_ids.py "$latest/worker_ids.json" "$latest/worker_ids"
     ;;
   derived-ids)

@@ -33,9 +33,14 @@ struct RatePoint {
 struct RateResult {
   std::vector<RatePoint> points;
   std::string etcd_version;
-  std::string etcdctl_check_perf;  // its output, or why it did not run
+  std::string etcdctl_check_perf;  // its verdicts (check_perf_verdicts), or why it did not run
 };
 
 RateResult measure_rates(const RateOptions& options, std::FILE* progress);
+
+// `etcdctl check perf`'s output from its first verdict on (errors, throughput, slowest request,
+// stddev, then PASS or FAIL), without the progress bar before it; all of it when it has none
+// (an error message).
+std::string check_perf_verdicts(const std::string& output);
 
 }  // namespace idbench::coord
