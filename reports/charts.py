@@ -25,7 +25,8 @@ from matplotlib.ticker import FuncFormatter, NullFormatter, NullLocator  # noqa:
 
 import units as u  # noqa: E402
 import locality_rows as lr  # noqa: E402
-from inputs import Bench, Locality, locality_generator, number, payload_of  # noqa: E402
+from inputs import (Bench, Locality, locality_generator, number, payload_of,  # noqa: E402
+                    policy_label)
 
 plt.rcParams.update({
     "svg.fonttype": "none",
@@ -379,14 +380,15 @@ def engines_chart(loc: Locality) -> str:
 # ---------------------------------------------------------------------------------------------
 # chaos timelines
 
-_POLICY_ORDER = ["refuse", "wait", "bounded-wait", "borrow", "unsafe"]
+# The DCE clock sequence beside the other answers that keep their promise; unsafe last.
+_POLICY_ORDER = ["refuse", "wait", "bounded-wait", "borrow", "clock-sequence", "unsafe"]
 
 
 def _policy_rank(cell):
     p = str(cell.get("policy", ""))
     base = p.split(":")[0]
     return (_POLICY_ORDER.index(base) if base in _POLICY_ORDER else len(_POLICY_ORDER),
-            p, bool(cell.get("persist")))
+            p, bool(cell.get("persist")), policy_label(cell))
 
 
 def _event_label(event: dict, time_scale: float) -> str:
@@ -512,9 +514,11 @@ def _timeline_panel(ax, c: dict) -> None:
     avail = number(c.get("availability"))
     verdict = ("BROKEN" if c.get("promise_kept") is False else
                "caught" if dupn else "kept" if c.get("promise_kept") else "?")
-    policy = str(c.get("policy")) + (" + persisted mark" if c.get("persist") else "")
-    ax.set_title(f"{policy}: {u.count(dupn)} dup, {u.count(number(c.get('refusals')))} "
-                 f"refused, avail. {u.percent(avail, 0)} — {verdict}", fontsize=8.5,
+    policy = policy_label(c)
+    figures = (f"{u.count(dupn)} dup, {u.count(number(c.get('refusals')))} refused, avail. "
+               f"{u.percent(avail, 0)} — {verdict}")
+    # A long label (clock-sequence gen=2 + persisted mark) puts the figures on a line of their own.
+    ax.set_title(f"{policy}:" + ("\n" if len(policy) > 24 else " ") + figures, fontsize=8.5,
                  color="#b00020" if verdict == "BROKEN" else "black")
     ax.set_xlabel("true time since start (s)")
     ref = t.get("reference_start_utc")

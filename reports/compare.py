@@ -103,8 +103,9 @@ def _dups_expected(cell: dict) -> bool:
 
 
 def _cell_name(key) -> str:
-    scenario, variant, policy, persist = key
-    return f"{scenario} · {variant} · {policy}" + (" + persisted mark" if persist else "")
+    scenario, variant, policy, persist, gen = key
+    return (f"{scenario} · {variant} · {policy}" + (f" gen={gen}" if gen else "")
+            + (" + persisted mark" if persist else ""))
 
 
 def compare_chaos(base: Chaos, new: Chaos) -> tuple[list[list], list[Finding], int]:

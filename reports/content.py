@@ -1,8 +1,8 @@
 """content.py — what the report says, independent of how it is written out.
 
 `build_report(results)` turns the loaded results (inputs.py) into a Report (document.py): one
-section per builder below (this run, the decision table, bench, real systems, locality, chaos),
-plus the
+section per builder below (this run, the decision table, bench, real systems, locality, chaos,
+the real systems under faults, worker ids derived and leased), plus the
 machine-readable summary. render.py writes the same Report as HTML (figures inline as SVG) and
 as Markdown (tables only), so the two files cannot disagree. A section whose input is missing
 says so in one sentence and moves on.
@@ -20,14 +20,16 @@ import locality_rows as lr
 from decision import decision_table, locality_row_words
 from document import BAD, GOOD, WARN, Figure, Report, Section, Table  # noqa: F401 (re-exported)
 from inputs import (Bench, Chaos, Locality, Real, Results, locality_generator, number,
-                    payload_of)
+                    payload_of, policy_label)
 from real_faults import RealFaults, real_faults_section
 from real_systems import durability_text, real_table
 from derived_ids_section import derived_ids_section
+from worker_ids_section import worker_ids_section
 from real_systems_locality import add_real_locality
 
 # The chaos scenarios drawn as timelines (issue 6).
 TIMELINE_SCENARIOS = ("ntp-step-back", "leap-second")
+CLOCK_SEQUENCE = "clock-sequence"  # the DCE policy (issue 14): its panels say what it does
 
 # ---------------------------------------------------------------------------------------------
 # This run: one row per input, from the run-context block every result file carries
@@ -419,7 +421,7 @@ def chaos_table(ch: Chaos) -> Table:
     rows = []
     for c in ch.cells:
         verdict, cls = chaos_verdict(c)
-        policy = str(c.get("policy", "?")) + (" + persisted mark" if c.get("persist") else "")
+        policy = policy_label(c)
         if c.get("skipped") or c.get("error"):
             rows.append([str(c.get("scenario", "?")), str(c.get("variant", "?")), policy,
                          "", "", "", "", "", "", "", ((c.get("skipped") and
@@ -719,7 +721,8 @@ def build_report(results: Results, charts_module=None, now: dt.datetime | None =
                 locality_section(results.locality, figures, summary),
                 chaos_section(results.chaos, figures, summary),
                 real_faults_section(results.real_faults or RealFaults(), figures, summary),
-                derived_ids_section(results.directory, figures, summary)]
+                derived_ids_section(results.directory, figures, summary),
+                worker_ids_section(results.directory, figures, summary)]
     report = Report("idbench report", summary["generated_utc"], results.directory, sections,
                     summary)
     summary["charts"] = _draw(report)
@@ -753,4 +756,8 @@ def _timeline_caption(scenario: str, cells: list[dict]) -> str:
               "a node refused to issue; grey shading: a node was down or frozen; red crosses: "
               "duplicates (a sample); dotted verticals: the clock steps, labelled with their "
               "size; a gap in a line: the node issued nothing (it refused, or waited for its "
-              "clock to catch up).")
+              "clock to catch up)."
+            + (" clock-sequence: the DCE rule (1994): a backward step changes the clock "
+               "sequence (UUIDv1/v6's 14 bits, or a layout's gen bits, gen=N) and the node "
+               "keeps issuing at the clock's time; it waits only when the generations run out."
+               if any(c.get("policy") == CLOCK_SEQUENCE for c in cells) else ""))

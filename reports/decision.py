@@ -17,7 +17,7 @@ import units as u
 from document import BAD, Table
 from inputs import Bench, Chaos, Locality, Results, locality_generator, locality_variants, number
 from real_faults import scheme_fault_text, systems_of_scheme
-from real_systems import real_schemes, scheme_cell
+from real_systems import NOT_MEASURED, real_schemes, scheme_cell
 from real_systems_locality import with_real_locality
 
 
@@ -49,6 +49,15 @@ BRIEF = {
                              "millions of ids/s"),
     "UUIDv7": SchemeWords("yes (k-sorted)", "application", "low (a library)",
                           "time order without worker ids"),
+    # Not in §7's table: the DCE rule of §8 (issue 14), the seeds' forgotten 1994 answer.
+    "DCE": SchemeWords(
+        "v6 yes (k-sorted); v1 no (time low bits first)", "application",
+        "low (a library; stable storage for the clock sequence, a node id)",
+        "time order that keeps issuing, without duplicates, when the clock steps back",
+        "the variants run under the clock-sequence policy; its real peer (a library that reads "
+        "the clock and keeps its state itself, own_clock in the description) is shown apart, "
+        "in-process, in the real-system column, and under the clock faults after the rule's "
+        "own cells"),
 }
 NOT_IN_THE_BRIEF = SchemeWords(u.DASH, u.DASH, u.DASH, "not in the brief's table")
 
@@ -202,9 +211,54 @@ def _clock_cell(results: Results, s: Scheme, shown: str | None, chaos: dict) -> 
     return "not in this chaos matrix"
 
 
-def _row(results: Results, s: Scheme, layout: str | None) -> tuple[list, dict]:
+def real_peers(results: Results, variants: tuple[str, ...]) -> tuple[str, ...]:
+    """A scheme's real peers: its variants that are a real library run in-process, reading the
+    clock and keeping its state itself (`own_clock` in the description). The row shows them
+    apart from the scheme's own variants; () when every variant is one."""
+    peers = tuple(v for v in variants if results.description.get(v).get("own_clock") is True)
+    return peers if len(peers) < len(variants) else ()
+
+
+def _joined(cell: Any, text: str, bad: bool) -> Any:
+    """A cell with `text` after it, marked bad when either part is."""
+    first, was_bad = cell if isinstance(cell, tuple) else (cell, False)
+    joined = f"{first}; {text}"
+    return (joined, BAD) if was_bad or bad else joined
+
+
+def _peer_speed_text(b: Bench, peer: str, layout: str | None, d: dict) -> str:
+    """A real peer's in-process figures, for the real-system column."""
+    if not (b.present and layout and peer in b.variants("generate")):
+        return f"{peer} (real peer, in-process): not measured"
+    ids1 = _bench_value(b, "generate", peer, layout, 1, "ids_per_s")
+    ids2 = _bench_value(b, "generate", peer, layout, 2, "ids_per_s")
+    p99 = _bench_value(b, "generate", peer, layout, 2, "p99_ns")
+    d.setdefault("real_peer_bench", {})[peer] = {"ids_per_s_1t": ids1, "ids_per_s_2t": ids2,
+                                                 "p99_ns_2t": p99}
+    return (f"{peer} (real peer, in-process, no round trip): {u.si(ids1)} · {u.si(ids2)} IDs/s "
+            f"at 1 · 2 threads, p99 {u.duration_ns(p99)} at 2")
+
+
+def _with_peers(results: Results, peers: tuple[str, ...], layout: str | None, real: Any,
+                clock: Any, d: dict) -> tuple[Any, Any]:
+    """The real-system and clock-faults cells with the scheme's real peers added."""
+    for p in peers:
+        text = _peer_speed_text(results.bench, p, layout, d)
+        real = text if real == NOT_MEASURED else _joined(real, text, False)
+        chaos = scheme_chaos(results.chaos, (p,))
+        d.setdefault("real_peer_chaos", {})[p] = chaos
+        peer_clock = _clock_cell(results, Scheme(p, (p,), NOT_IN_THE_BRIEF), p, chaos)
+        text, bad = peer_clock if isinstance(peer_clock, tuple) else (peer_clock, False)
+        clock = _joined(clock, f"real peer {p}: {text}", bad)
+    return real, clock
+
+
+def _row(results: Results, scheme: Scheme, layout: str | None) -> tuple[list, dict]:
+    peers = real_peers(results, scheme.variants)
+    s = Scheme(scheme.name, tuple(v for v in scheme.variants if v not in peers), scheme.words)
     shown = _shown_variant(results, s, layout)
-    d: dict[str, Any] = {"scheme": s.name, "variants": list(s.variants), "shown": shown}
+    d: dict[str, Any] = {"scheme": s.name, "variants": list(scheme.variants), "shown": shown,
+                         "real_peers": list(peers)}
     speed, tail = _lower_bound(results, shown, _speed_cells(results.bench, shown, layout, d), d)
     real = scheme_cell(results.bench.real, s.name, s.variants, d)
     fill, locality = _locality_cells(results.locality, s, shown, d)
@@ -217,12 +271,12 @@ def _row(results: Results, s: Scheme, layout: str | None) -> tuple[list, dict]:
     name = s.name + (f" ({shown})" if shown and (len(s.variants) > 1 or shown != s.variants[0])
                      else "")
     clock = _clock_cell(results, s, shown, chaos)
+    real, clock = _with_peers(results, peers, layout, real, clock, d)
     faults = scheme_fault_text(results.real_faults, systems_of_scheme(results.bench.real, s.name,
                                                                         s.variants))
     if faults is not None:
-        text, bad = clock if isinstance(clock, tuple) else (clock, False)
         d["real_faults"] = faults[0]
-        clock = (f"{text}; {faults[0]}", BAD) if bad or faults[1] else f"{text}; {faults[0]}"
+        clock = _joined(clock, faults[0], faults[1])
     return [name, sortable, s.words.made_where, s.words.ops_burden, s.words.pick_when, speed,
             tail, real, fill, locality, clock], d
 

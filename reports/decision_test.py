@@ -65,10 +65,11 @@ def rows(bench: dict) -> dict[str, list]:
 
 
 class DecisionTableTest(unittest.TestCase):
-    def test_the_testdata_description_gives_the_brief_s_five_rows(self):
+    def test_the_testdata_description_gives_the_brief_s_five_rows_and_dce(self):
+        # DCE: the row of BRIEF §8's rule (issue 14), there even before its variants ran.
         self.assertEqual(list(rows(testdata("bench.json"))),
                          ["AUTO_INCREMENT", "UUIDv4", "ticket server", "Snowflake (thread-local)",
-                          "UUIDv7"])
+                          "UUIDv7", "DCE"])
 
     def test_rows_group_variants_by_their_scheme_field(self):
         # Move every variant of one scheme to another: the rows follow the description.

@@ -507,10 +507,29 @@ CHAOS_CELL_FIELDS = ("scenario", "variant", "policy", "nodes", "ids", "duplicate
                      "ksort_bound_ms", "promise_kept")
 
 
+def gen_bits(cell: dict) -> str | None:
+    """The generation bits of the layout a cell ran on ("2" for gen=2), None for a layout
+    without (every cell but the clock-sequence cells of a Snowflake variant). A cell that ran
+    has its layout in its config, one that could not run at the top level."""
+    cfg = cell.get("config") if isinstance(cell.get("config"), dict) else {}
+    m = re.search(r"(?:^|,)\s*gen=(\d+)", str(cell.get("layout") or cfg.get("layout") or ""))
+    return m.group(1) if m else None
+
+
 def cell_key(cell: dict) -> tuple:
-    """What identifies a cell across runs: scenario, variant, policy and the persisted mark."""
+    """What identifies a cell across runs: scenario, variant, policy, the persisted mark and
+    the layout's generation bits."""
     return (cell.get("scenario"), cell.get("variant"), cell.get("policy"),
-            bool(cell.get("persist", False)))
+            bool(cell.get("persist", False)), gen_bits(cell))
+
+
+def policy_label(cell: dict) -> str:
+    """A cell's policy as the report prints it: with its layout's generation bits when it has
+    some (the clock-sequence cells, e.g. "clock-sequence gen=2"), and with the persisted
+    mark."""
+    gen = gen_bits(cell)
+    return (str(cell.get("policy", "?")) + (f" gen={gen}" if gen else "")
+            + (" + persisted mark" if cell.get("persist") else ""))
 
 
 def load_chaos(doc: Any) -> Chaos:

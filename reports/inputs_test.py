@@ -152,6 +152,19 @@ class ChaosLoadTest(unittest.TestCase):
         a = {"scenario": "s", "variant": "v", "policy": "p"}
         self.assertNotEqual(inputs.cell_key(a), inputs.cell_key(dict(a, persist=True)))
 
+    def test_clock_sequence_cells_are_keyed_with_their_gen_bits(self):
+        # The matrix runs a Snowflake variant under clock-sequence on two layouts (gen=2, gen=1):
+        # two cells, not one. A cell that ran has its layout in its config; one that could not
+        # run has it at the top level: the same cell either way.
+        a = {"scenario": "s", "variant": "v", "policy": "clock-sequence"}
+        gen2 = dict(a, config={"layout": "ts=41,node=8,gen=2,seq=12"})
+        gen1 = dict(a, config={"layout": "ts=41,node=9,gen=1,seq=12"})
+        self.assertNotEqual(inputs.cell_key(gen2), inputs.cell_key(gen1))
+        self.assertEqual(inputs.cell_key(gen1),
+                         inputs.cell_key(dict(a, layout="ts=41,node=9,gen=1,seq=12")))
+        self.assertEqual(inputs.cell_key(dict(a, config={"layout": "twitter"})),
+                         inputs.cell_key(a))
+
 
 class ReadJsonTest(unittest.TestCase):
     def test_missing_and_corrupt_files_are_sentences(self):

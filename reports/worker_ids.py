@@ -40,45 +40,81 @@ def load(path: str) -> list:
     return runs
 
 
-def cell(run: dict) -> str:
-    """One table cell: duplicates first (the verdict), then the costs."""
+INTRO = ("Each node leases its worker id from a private 3-member etcd cluster "
+         "(`idbench worker-ids`). Behaviours: **unfenced** keeps issuing with the id it "
+         "holds; **deadline** stops once TTL − margin has passed since its last answered "
+         "keep-alive and re-claims; **in-id** also carries the claim counter in the ID's "
+         "generation bits.")
+
+
+def cell_parts(run: dict) -> tuple[str, list[str]]:
+    """One table cell: the verdict (duplicates), then the costs."""
     dups = run["duplicates"]
-    verdict = f"**{dups:,} DUPLICATES**" if dups else "0 duplicates"
+    verdict = f"{dups:,} DUPLICATES" if dups else "0 duplicates"
     worst = max(run["nodes"], key=lambda n: n["unavailable_ms"])
     stalled = sum(n["stalled_ms"] for n in run["nodes"])
     claims = sum(n["claims"] for n in run["nodes"])
     zombie = sum(n["zombie_ids"] for n in run["nodes"])
-    parts = [verdict,
-             f"zombie IDs {zombie:,}" if zombie else None,
+    costs = [f"zombie IDs {zombie:,}" if zombie else None,
              f"fence stall {stalled:.0f} ms" if stalled else None,
              f"worst node n{worst['node']} stopped {worst['unavailable_ms']:.0f} ms",
              f"{claims} claims / {len(run['nodes'])} nodes",
              f"ids used {run['workers_claimed']} (0..{run['worker_space_used'] - 1})"]
-    return "; ".join(p for p in parts if p)
+    return verdict, [c for c in costs if c]
+
+
+def cell(run: dict) -> str:
+    """The cell in Markdown: duplicates in bold."""
+    verdict, costs = cell_parts(run)
+    return "; ".join([f"**{verdict}**" if run["duplicates"] else verdict] + costs)
+
+
+def table_rows(runs: list, cell_of) -> list[list]:
+    """One row per fault, one column per behaviour (BEHAVIOURS); `cell_of(run)` fills a cell."""
+    scenarios = list(dict.fromkeys(r["scenario"] for r in runs))
+    by = {(r["scenario"], r["behaviour"]): r for r in runs}
+    return [[s] + [cell_of(by[(s, b)]) if (s, b) in by else "not run" for b in BEHAVIOURS]
+            for s in scenarios]
 
 
 def table(runs: list) -> str:
-    scenarios = []
-    for r in runs:
-        if r["scenario"] not in scenarios:
-            scenarios.append(r["scenario"])
-    by = {(r["scenario"], r["behaviour"]): r for r in runs}
     lines = ["| fault | " + " | ".join(BEHAVIOURS) + " |",
              "|---|" + "---|" * len(BEHAVIOURS)]
-    for s in scenarios:
-        row = [cell(by[(s, b)]) if (s, b) in by else "not run" for b in BEHAVIOURS]
-        lines.append(f"| {s} | " + " | ".join(row) + " |")
+    lines += ["| " + " | ".join(row) + " |" for row in table_rows(runs, cell)]
     return "\n".join(lines)
 
 
 def timeline(run: dict, path: str) -> None:
+    fig = timeline_figure(run)
+    fig.savefig(path, dpi=110)
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+
+
+def timeline_figure(run: dict):
+    """Which node held which worker id when: a matplotlib figure (the caller saves and closes
+    it)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     nodes = [n["node"] for n in run["nodes"]]
     fig, ax = plt.subplots(figsize=(10, 0.6 * len(nodes) + 1.6))
-    colours = plt.get_cmap("tab10")
+    _holdings(ax, run, plt.get_cmap("tab10"))
+    _duplicates_and_faults(ax, run, len(nodes))
+    ax.set_yticks(nodes)
+    ax.set_yticklabels([f"node {n}" for n in nodes])
+    ax.set_ylim(-0.6, len(nodes) + 0.3)
+    ax.set_xlabel("ms since every node was ready (grey: fence stall or injected pause; "
+                  "hatched: no ID issued)")
+    ax.set_title(f"{run['scenario']} — {run['behaviour']} (TTL {run['ttl_s']} s, "
+                 f"margin {run['margin_ms']} ms, {run['variant']})", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def _holdings(ax, run: dict, colours) -> None:
+    """The ids each node held (bars), its gaps (hatched) and stalls (grey)."""
     for h in run["holdings"]:
         y = h["node"]
         ax.broken_barh([(h["from_ms"], h["to_ms"] - h["from_ms"])], (y - 0.3, 0.6),
@@ -94,6 +130,9 @@ def timeline(run: dict, path: str) -> None:
         for s in n["stalls"] + n.get("hooks", []):
             ax.broken_barh([(s["from_ms"], s["to_ms"] - s["from_ms"])], (y - 0.3, 0.6),
                            facecolor="grey", alpha=0.45)
+
+
+def _duplicates_and_faults(ax, run: dict, n_nodes: int) -> None:
     xs = [d["at_b_ms"] for d in run["duplicate_samples"]]
     ys = [d["node_b"] for d in run["duplicate_samples"]]
     xs += [d["at_a_ms"] for d in run["duplicate_samples"]]
@@ -104,27 +143,13 @@ def timeline(run: dict, path: str) -> None:
         ax.legend(loc="upper right", fontsize=8)
     for i, f in enumerate(run["faults"]):
         ax.axvline(f["at_ms"], color="black", linewidth=0.8, linestyle=":")
-        ax.text(f["at_ms"], len(nodes) - 0.5 + 0.3 * (i % 2), f["what"][:40], fontsize=7)
-    ax.set_yticks(nodes)
-    ax.set_yticklabels([f"node {n}" for n in nodes])
-    ax.set_ylim(-0.6, len(nodes) + 0.3)
-    ax.set_xlabel("ms since every node was ready (grey: fence stall or injected pause; "
-                  "hatched: no ID issued)")
-    ax.set_title(f"{run['scenario']} — {run['behaviour']} (TTL {run['ttl_s']} s, "
-                 f"margin {run['margin_ms']} ms, {run['variant']})", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+        ax.text(f["at_ms"], n_nodes - 0.5 + 0.3 * (i % 2), f["what"][:40], fontsize=7)
 
 
 def render(runs: list, out_dir: str) -> str:
     os.makedirs(out_dir, exist_ok=True)
-    parts = ["## Worker ids from etcd (issue 15)", "",
-             "Each node leases its worker id from a private 3-member etcd cluster "
-             "(`idbench worker-ids`). Behaviours: **unfenced** keeps issuing with the id it "
-             "holds; **deadline** stops once TTL − margin has passed since its last answered "
-             "keep-alive and re-claims; **in-id** also carries the claim counter in the ID's "
-             "generation bits.", "", table(runs), "", "### Timelines", ""]
+    parts = ["## Worker ids from etcd (issue 15)", "", INTRO, "", table(runs), "",
+             "### Timelines", ""]
     for r in runs:
         name = f"timeline-{r['scenario']}-{r['behaviour']}.png"
         timeline(r, os.path.join(out_dir, name))

@@ -70,7 +70,7 @@ Variant describe_libuuid_v1() {
   return {.name = "libuuid-v1",
           .summary = "libuuid uuid_generate_time in-process: the real DCE clock-sequence peer",
           .family = "uuid",
-          .scheme = "",
+          .scheme = "DCE",  // the real peer of uuidv1/uuidv6 (own_clock)
           .width = IdWidth::bits128,
           .ordering = Ordering::none,
           .time_based = true,

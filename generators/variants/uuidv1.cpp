@@ -10,7 +10,7 @@ Variant describe_uuidv1() {
           .summary = "RFC 9562 UUIDv1: 100-ns time split low/mid/high, 14-bit clock sequence, "
                      "48-bit node (DCE 1994)",
           .family = "uuid",
-          .scheme = "UUIDv1/v6",
+          .scheme = "DCE",
           .width = IdWidth::bits128,
           .ordering = Ordering::none,
           .time_based = true,

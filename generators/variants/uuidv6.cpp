@@ -10,7 +10,7 @@ Variant describe_uuidv6() {
           .summary = "RFC 9562 UUIDv6: UUIDv1 with the 100-ns time high to low (sorts), 14-bit "
                      "clock sequence, 48-bit node",
           .family = "uuid",
-          .scheme = "UUIDv1/v6",
+          .scheme = "DCE",
           .width = IdWidth::bits128,
           .ordering = Ordering::k_sorted,
           .time_based = true,
