@@ -164,7 +164,8 @@ class Run {
     // Each node's clock for a provisional start, so that it makes its first reservation on the
     // run's clock; the start is chosen once every node is armed (a slow disk delays it).
     set_start();
-    for (auto& n : nodes_) arm(n);
+    for (auto& n : nodes_) n.proc->send_line("arm");  // all at once: their writes overlap
+    for (auto& n : nodes_) await_armed(n);
     set_start();
     for (auto& n : nodes_) {
       n.facts.incarnations.push_back({cfg_.threads, start_true_, stop_true_, false});
@@ -223,6 +224,10 @@ class Run {
   // "arm": the node makes its first durable reservation on its run clock (node.hpp).
   void arm(LiveNode& n) {
     n.proc->send_line("arm");
+    await_armed(n);
+  }
+
+  void await_armed(LiveNode& n) {
     const auto line = n.proc->read_line(mono_ns() + kReadyTimeoutNs);
     if (line.value_or("") == "armed") return;
     const auto status = n.proc->wait_until(mono_ns() + 1'000'000'000);

@@ -120,7 +120,10 @@ TEST_F(ChaosRun, RestartDuringRegressionDuplicatesWithoutPersistAndNotWithIt) {
 
   const plumbing::TempDir marks("idbench-marks");  // removed even when run_chaos throws
   cfg.persist_dir = marks.path();
-  cfg.reserve_ms = 100;  // so the restarted node passes the mark within the short run
+  // Short enough that the restarted node passes the mark within the run, long enough that the
+  // first reservation (made when the node arms, before the start) still covers the start +
+  // 30 ms where the restarted clock lands: ASan at -O0 on a loaded machine armed in > 70 ms.
+  cfg.reserve_ms = 300;
   const RunResult with = run_chaos(cfg, nullptr);
   EXPECT_EQ(with.analysis.duplicates, 0u);
   EXPECT_GT(with.analysis.refusals, 0u) << "the restarted node refuses until it passes the mark";
@@ -129,21 +132,22 @@ TEST_F(ChaosRun, RestartDuringRegressionDuplicatesWithoutPersistAndNotWithIt) {
   EXPECT_TRUE(with.verdict.promise_kept);
 }
 
-// A durable write as slow as a busy disk's fsync (400 ms: this machine's worst, measured
-// while another process wrote 6 GB) must not eat the run: each node makes its first
-// reservation before the run starts, so both issue from the start and the kill at 75 ms has
-// evidence. A restarted node whose mark does not cover its clock reserves before it issues:
-// the slow write is part of its down time, as in the user's world.
+// A durable write slower than the time to the first fault (1.1 s; an fsync here took up to
+// 880 ms while another process wrote 6 GB) must not eat the run: every node makes its first
+// reservation (2 s ahead) before the run starts, all nodes at once, so both issue from the
+// start and the kill at 1 s has evidence. The restarted node refuses until its clock passes
+// the mark, then waits for its next durable write: part of its down time, as in production.
 TEST_F(ChaosRun, ASlowDurableWriteDelaysTheStartNotTheEvidence) {
   plumbing::TempDir marks("idbench-marks");
   RunConfig cfg;
   cfg.scenario = "restart-during-regression";
   cfg.variant = "cas";
-  cfg.policy = "wait";
-  cfg.time_scale = 0.25;
+  cfg.policy = "refuse";
+  cfg.time_scale = 1.0;  // kill at 1 s, clock −1 s, restart at 1.1 s, stop at 3.2 s
   cfg.rate = 20'000;
   cfg.persist_dir = marks.path();
-  cfg.slow_store_ms = 400;
+  cfg.reserve_ms = 2000;
+  cfg.slow_store_ms = 1100;
   const RunResult r = run_chaos(cfg, nullptr);
   EXPECT_TRUE(r.verdict.evidence) << r.verdict.summary;
   EXPECT_TRUE(r.verdict.promise_kept) << r.verdict.summary;

@@ -20,7 +20,7 @@ import locality_rows as lr
 from decision import decision_table, locality_row_words
 from document import BAD, GOOD, WARN, Figure, Report, Section, Table  # noqa: F401 (re-exported)
 from inputs import (Bench, Chaos, Locality, Real, Results, locality_generator, number,
-                    payload_of, policy_label)
+                    gen_bits, payload_of, policy_label)
 from real_faults import RealFaults, real_faults_section
 from real_systems import durability_text, real_table
 from derived_ids_section import derived_ids_section
@@ -679,11 +679,13 @@ def chaos_section(ch: Chaos, figures: Figures, summary: dict) -> Section:
     s.table(chaos_table(ch))
     summary["chaos"] = {
         "complete": ch.complete,
-        "cells": [{k: c.get(k) for k in ("scenario", "variant", "policy", "persist", "nodes",
-                                         "ids", "duplicates", "order_violations", "refusals",
-                                         "availability", "max_stall_ms", "ksort_bound_ms",
-                                         "promise_kept", "duplicates_expected", "caught",
-                                         "skipped", "error")}
+        "cells": [{**{k: c.get(k) for k in ("scenario", "variant", "policy", "persist",
+                                            "nodes", "ids", "duplicates", "order_violations",
+                                            "refusals", "availability", "max_stall_ms",
+                                            "ksort_bound_ms", "promise_kept",
+                                            "duplicates_expected", "caught", "skipped",
+                                            "error")},
+                   "gen_bits": gen_bits(c)}
                   for c in ch.cells],
         "broken": len(broken)}
     return s

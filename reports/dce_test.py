@@ -162,6 +162,10 @@ class ClockSequenceTimelineTest(unittest.TestCase):
         chaos = next(s for s in report.sections if s.id == "chaos")
         table = next(t for kind, t in chaos.blocks if kind == "table")
         self.assertIn("clock-sequence gen=1", [r[2] for r in table.rows])
+        cells = report.summary["chaos"]["cells"]
+        self.assertEqual(sorted(str(c["gen_bits"]) for c in cells
+                                if c["variant"] == "cas" and c["policy"] == "clock-sequence"),
+                         ["1", "2"])
 
 
 class ClockSequenceGateTest(unittest.TestCase):
