@@ -27,7 +27,8 @@ json variant_json(const Variant& v) {
                    {"chaos_quick", v.defaults.chaos_quick},
                    {"locality", v.defaults.locality},
                    {"clock_sequence", v.defaults.clock_sequence},
-                   {"clock_sequence_quick", v.defaults.clock_sequence_quick}};
+                   {"clock_sequence_quick", v.defaults.clock_sequence_quick},
+                   {"locality_live_pace", v.defaults.locality_live_pace}};
   return j;
 }
 

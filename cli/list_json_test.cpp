@@ -65,7 +65,8 @@ TEST(ListJson, CarriesEveryFieldOfEveryVariant) {
     EXPECT_EQ(j->at("defaults").at("locality"), v.defaults.locality);
     EXPECT_EQ(j->at("defaults").at("clock_sequence"), v.defaults.clock_sequence);
     EXPECT_EQ(j->at("defaults").at("clock_sequence_quick"), v.defaults.clock_sequence_quick);
-    EXPECT_EQ(j->at("defaults").size(), 5u) << v.name;  // every MatrixDefaults field
+    EXPECT_EQ(j->at("defaults").at("locality_live_pace"), v.defaults.locality_live_pace);
+    EXPECT_EQ(j->at("defaults").size(), 6u) << v.name;  // every MatrixDefaults field
     // Every key is one of the above: a field added to Variant must be added here too.
     EXPECT_EQ(j->size(), 13u) << v.name;
   }

@@ -62,6 +62,11 @@ struct MatrixDefaults {
   // sequence under that policy, in its own field (UUIDv1/v6) or a layout's gen bits.
   bool clock_sequence = false;
   bool clock_sequence_quick = false;  // ... in the quick matrix too
+  // The locality matrix drives it at a live table's pace (bench/locality/matrix.hpp
+  // kLivePaceRatePerMs, Poisson arrivals) instead of 50 IDs per ms: its key order depends on
+  // the time between IDs at the scale of minutes (UUIDv1's time_low wraps every 429.5 s), and
+  // the variant measured against it (UUIDv6) runs at the same pace.
+  bool locality_live_pace = false;
 };
 
 // Everything the harness may know about a variant. `idbench list --json` exports it (every

@@ -27,8 +27,8 @@ std::string label_of(const RunSpec& r) {
   const StreamSpec& s = r.stream;
   const std::string row = fmt::format(", {} B payload", r.payload_bytes);
   if (s.variant.empty()) return fmt::format("{} bigint{}", to_string(s.synthetic), row);
-  return fmt::format("{}, {} writer{}, {}/ms{}", s.variant, s.writers, s.writers == 1 ? "" : "s",
-                     s.rate, row);
+  return fmt::format("{}, {} writer{}, {}/ms{}{}", s.variant, s.writers, s.writers == 1 ? "" : "s",
+                     s.rate, s.arrival == Arrival::poisson ? " poisson" : "", row);
 }
 
 // The document, rewritten whole after every step (temp + rename). A target that is not a

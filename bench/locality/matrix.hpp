@@ -4,7 +4,10 @@
 //     the key: key-only and the validated realistic sizes, plus the user's own, see
 //     validate.hpp kValidationPayloads): every registry variant whose description has
 //     `defaults.locality` × {1, 8} writers at 50 IDs per ms (round-robin), then the
-//     sequential and uniform random BIGINT baselines;
+//     sequential and uniform random BIGINT baselines. A variant whose description also has
+//     `defaults.locality_live_pace` runs at a live table's pace instead: kLivePaceRatePerMs
+//     with Poisson arrivals (key_stream.hpp "Rate"), so its streams span many of UUIDv1's
+//     429.5 s time_low wraps as a real table's do;
 //   * the model-vs-real-engine cross-check (validate.hpp) at `validate_rows` rows and the
 //     row sizes `validate_payloads` when mariadbd is installed — it also runs SQLite and, if
 //     installed, PostgreSQL. By default key-only and 250 B; `--full` takes all four sizes.
@@ -52,6 +55,13 @@ struct MatrixOptions {
   std::string out;       // the JSON file; required
   std::ostream* progress = nullptr;
 };
+
+// The matrix's rate (IDs per simulated ms, all writers): 50 per ms, a busy service, so 8
+// writers' IDs meet within a ms.
+inline constexpr double kMatrixRatePerMs = 50;
+// A live table's pace for `defaults.locality_live_pace`: 10 IDs per second, so 1,000,000 rows
+// span 28 hours of generator time (233 time_low wraps of UUIDv1) and --quick's 100,000 span 2.8.
+inline constexpr double kLivePaceRatePerMs = 0.01;
 
 // --quick: the same streams, smaller.
 inline constexpr std::uint64_t kQuickRows = 100'000;

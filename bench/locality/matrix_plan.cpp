@@ -18,7 +18,8 @@ std::vector<RunSpec> plan_matrix(std::uint64_t rows, const std::vector<int>& row
         RunSpec r = base;
         r.stream.variant = std::string(v.name);
         r.stream.writers = writers;
-        r.stream.rate = 50;
+        r.stream.rate = v.defaults.locality_live_pace ? kLivePaceRatePerMs : kMatrixRatePerMs;
+        if (v.defaults.locality_live_pace) r.stream.arrival = Arrival::poisson;
         runs.push_back(r);
       }
     }

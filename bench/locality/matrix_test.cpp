@@ -26,7 +26,9 @@ TEST(LocalityMatrix, PlanIsEveryLocalityVariantAtOneAndEightWritersThenTheBaseli
       ASSERT_LT(i, plan.size());
       EXPECT_EQ(plan[i].stream.variant, v.name);
       EXPECT_EQ(plan[i].stream.writers, w);
-      EXPECT_EQ(plan[i].stream.rate, 50.0);
+      const bool live = v.defaults.locality_live_pace;
+      EXPECT_EQ(plan[i].stream.rate, live ? kLivePaceRatePerMs : kMatrixRatePerMs) << v.name;
+      EXPECT_EQ(plan[i].stream.arrival, live ? Arrival::poisson : Arrival::round_robin) << v.name;
       EXPECT_EQ(plan[i].stream.rows, 1234u);
       EXPECT_EQ(plan[i].stream.layout, "twitter");
       ++i;
@@ -35,6 +37,26 @@ TEST(LocalityMatrix, PlanIsEveryLocalityVariantAtOneAndEightWritersThenTheBaseli
   ASSERT_EQ(plan.size(), i + 2);
   EXPECT_EQ(plan[i].stream.synthetic, Synthetic::sequential);
   EXPECT_EQ(plan[i + 1].stream.synthetic, Synthetic::random);
+}
+
+// Issue 14, item 7: the pace is the description's, never a name's. A variant marked
+// locality_live_pace is planned at 10 IDs/s with Poisson arrivals, and such a stream of a
+// variant whose order is not by time (UUIDv1) fills its leaves like random keys, while a
+// k-sorted one (UUIDv6) still appends.
+TEST(LocalityMatrix, VariantsMarkedForALivePaceRunAtItAndShowTheirOrder) {
+  std::size_t live = 0;
+  for (const RunSpec& r : plan_matrix(20'000)) {
+    const Variant* v = r.stream.variant.empty() ? nullptr : find_variant(r.stream.variant);
+    if (v == nullptr || !v->defaults.locality_live_pace || r.stream.writers != 1) continue;
+    ++live;
+    const double fill = run_locality(r).metrics.avg_leaf_fill.value_or(-1);
+    if (v->ordering == Ordering::none) {
+      EXPECT_LE(fill, 0.70) << v->name;
+    } else if (v->ordering == Ordering::k_sorted) {
+      EXPECT_GE(fill, 0.90) << v->name;
+    }
+  }
+  EXPECT_GE(live, 2u);
 }
 
 // Row size is an axis (issue 12): the same streams at every row size, key-only first.

@@ -20,7 +20,8 @@ Variant describe_uuidv1() {
                        .chaos_quick = false,
                        .locality = true,
                        .clock_sequence = true,
-                       .clock_sequence_quick = false},
+                       .clock_sequence_quick = false,
+                       .locality_live_pace = true},
           .make = factory_of<DceUuid<1>>()};
 }
 

@@ -20,7 +20,8 @@ Variant describe_uuidv6() {
                        .chaos_quick = false,
                        .locality = true,
                        .clock_sequence = true,
-                       .clock_sequence_quick = true},
+                       .clock_sequence_quick = true,
+                       .locality_live_pace = true},
           .make = factory_of<DceUuid<6>>()};
 }
 
