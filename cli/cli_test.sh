@@ -24,7 +24,9 @@ for v in mutex cas thread-local uuidv7 uuidv7-random uuidv4 auto-increment ticke
 done
 expect 0 "generate uuidv8 as node 4242" "$idbench" generate --variant uuidv8 --node 4242 --count 3 --out "$tmp/v8"
 expect 0 "decode a uuidv8" "$idbench" decode "$(tail -n 1 "$tmp/v8")"
-expect_text "version=8  .*read_as=idbench uuidv8  time=20.*node=4242  counter=2" "uuidv8 fields"
+# counter 2 when the three IDs share a ms; a slow (sanitizer) build may cross into the next ms,
+# which restarts the counter (generators_test checks the counter under a manual clock).
+expect_text "version=8  .*read_as=idbench uuidv8  time=20.*node=4242  counter=[0-2]  random=" "uuidv8 fields"
 expect 2 "uuidv8 node beyond 16 bits" "$idbench" generate --variant uuidv8 --node 65536 --count 1
 expect_text "node id 65536 does not fit uuidv8" "uuidv8 node message"
 
