@@ -48,6 +48,7 @@ ensure_packages() {
     apt-get install -y --no-install-recommends "${missing[@]}" >>/tmp/idbench-apt.log 2>&1 ||
       { tail -20 /tmp/idbench-apt.log >&2; die "apt-get install failed (log: /tmp/idbench-apt.log)"; }
   fi
+  rm -f /tmp/idbench-apt.log  # kept only when the install failed
 }
 
 # The Node.js adapters' npm packages (adapters/node, pinned by package-lock.json): Debian's
@@ -59,6 +60,7 @@ ensure_node_adapters() {
   say "installing the Node.js adapters' packages (npm ci in adapters/node)"
   (cd "$dir" && npm ci --no-audit --no-fund >/tmp/idbench-npm.log 2>&1) ||
     { tail -20 /tmp/idbench-npm.log >&2; die "npm ci failed in adapters/node (log: /tmp/idbench-npm.log)"; }
+  rm -f /tmp/idbench-npm.log  # kept only when npm ci failed
   touch "$dir/node_modules"
 }
 
