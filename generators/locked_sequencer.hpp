@@ -1,5 +1,5 @@
 // locked_sequencer.hpp — the sequencer core behind one mutex: the synchronisation wrapper the
-// mutex Snowflake, both UUIDv7 variants and UUIDv1/v6 share.
+// mutex Snowflake, both UUIDv7 variants, UUIDv8 and UUIDv1/v6 share.
 //
 // Thread safety: thread-safe.
 #pragma once
@@ -14,6 +14,16 @@
 
 namespace idbench {
 
+// Where the clock is read relative to the lock.
+//   before_lock  outside it: the critical section is a compare and an assignment, and a reading
+//                made stale by the lock's queue is read again under the lock only when the
+//                state is ahead of it (sequencer.hpp, advance_from). What every variant uses.
+//   under_lock   inside it, as Twitter's synchronized nextId() (2010) does: every caller queues
+//                behind a clock read. Kept as the bench's reference (reference.hpp) to show
+//                what the short critical section buys.
+enum class ClockRead { before_lock, under_lock };
+
+template <ClockRead kRead = ClockRead::before_lock>
 class LockedSequencer {
  public:
   // `opts` gives the clock, policy, node id and clock-sequence store; `space` the state space.
@@ -30,23 +40,34 @@ class LockedSequencer {
   // nextId() does: callers behind it wait too.
   template <class FreshSeq>
   TickState next(FreshSeq&& fresh_seq) {
-    std::lock_guard<std::mutex> lock(mu_);
-    return advance(
-        *clock_, policy_, space_, [&] { return state_; },
-        [&](TickState, TickState next) {
-          // A new generation is durable before any ID carries it (under the lock, so stores
-          // happen in the order the states do).
-          store_if_new_generation(store_.get(), node_, state_.gens, next.gens);
-          state_ = next;
-          return true;
-        },
-        fresh_seq);
+    if constexpr (kRead == ClockRead::before_lock) {
+      const std::int64_t now = read_ticks(*clock_, space_);
+      std::lock_guard<std::mutex> lock(mu_);
+      return advance_from(now, *clock_, policy_, space_, load(), commit(), fresh_seq);
+    } else {
+      std::lock_guard<std::mutex> lock(mu_);
+      return advance(*clock_, policy_, space_, load(), commit(), fresh_seq);
+    }
   }
 
   const SequenceSpace& space() const { return space_; }
   const Policy& policy() const { return policy_; }
 
  private:
+  // Both used under mu_.
+  auto load() {
+    return [this] { return state_; };
+  }
+  auto commit() {
+    return [this](const TickState&, const TickState& next) {
+      // A new generation is durable before any ID carries it (under the lock, so stores
+      // happen in the order the states do).
+      store_if_new_generation(store_.get(), node_, state_.gens, next.gens);
+      state_ = next;
+      return true;
+    };
+  }
+
   const std::shared_ptr<Clock> clock_;
   const Policy policy_;
   const SequenceSpace space_;

@@ -7,7 +7,8 @@
 //   * `advance(...)` — the loop that reads a Clock, asks `next_state`, spins or throws, and
 //     commits the new state through callbacks. The mutex variant commits by assignment under
 //     its lock, the CAS variant by compare-exchange, the thread-local variant into its slot:
-//     the same core serves every concurrency variant.
+//     the same core serves every concurrency variant. It reads the clock once per ID, before
+//     the state, and again only when the state is ahead of that reading (`advance_from`).
 //
 // clock-sequence (DCE 1994) is the one policy that changes more than (tick, seq): on a step back
 // it moves to the next generation (`Generations` below says when that is safe) and issues at
@@ -74,9 +75,17 @@ struct SequenceSpace {
   std::int64_t ns_per_tick = 0;
   std::int64_t ticks_at_unix_epoch = 0;
 
+  // Runs once per ID. A division by a run-time divisor is a 64-bit idiv (tens of cycles); the
+  // common units (1 ms, and UUIDv1/v6's 100 ns) divide by constants, which compile to a
+  // multiply and shifts.
   std::int64_t tick_of_wall_ns(std::int64_t wall_ns) const {
-    if (ns_per_tick > 0) return Clock::floor_div(wall_ns, ns_per_tick) + ticks_at_unix_epoch;
-    return Clock::floor_div(Clock::floor_div(wall_ns, 1'000'000) - epoch_unix_ms, unit_ms);
+    if (ns_per_tick == 0) {
+      const std::int64_t ms = Clock::floor_div(wall_ns, 1'000'000) - epoch_unix_ms;
+      return unit_ms == 1 ? ms : Clock::floor_div(ms, unit_ms);
+    }
+    const std::int64_t ticks = ns_per_tick == 100 ? Clock::floor_div(wall_ns, 100)
+                                                  : Clock::floor_div(wall_ns, ns_per_tick);
+    return ticks + ticks_at_unix_epoch;
   }
   // A duration of `ticks` (>= 0) in whole ms, for messages and bounds: sub-ms ticks round
   // down, as a 1 ms layout reports a clock in the same ms as 0 ms behind.
@@ -209,23 +218,43 @@ constexpr Decision next_state(TickState old, std::int64_t now, std::uint64_t fre
 // Throws EpochExhausted for a clock reading (in ticks) outside `space`.
 [[noreturn]] void throw_out_of_range(std::int64_t now_tick, const SequenceSpace& space);
 
-// Reads `clock` until `next_state` says issue, committing through `commit(old, next)` (which
-// returns false when another thread moved the state first; then it decides again). Throws the
-// policy's ClockError. `load()` returns the current state; `fresh()` a new tick's first seq.
+// The clock in ticks of `space`.
+inline std::int64_t read_ticks(const Clock& clock, const SequenceSpace& space) {
+  return space.tick_of_wall_ns(clock.wall_ns());
+}
+
+// Decides from the clock reading `now` (ticks) until `next_state` says issue, committing through
+// `commit(old, next)`, and throws the policy's ClockError. `load()` returns the current state;
+// `fresh()` a new tick's first seq. `commit` returns false when another thread moved the state
+// first, after putting that newer state into `old`.
+//
+// The retry rule: one clock reading per ID, taken before the state is loaded (outside a lock,
+// before a compare-exchange), and read again only when the state is *ahead* of it. A reading
+// taken before the state was loaded may be stale: another thread may have issued from a later
+// reading in between, without the clock going back. So a state ahead of a stale reading is no
+// regression until a reading taken after the state was loaded says so, and that second reading
+// settles it: `refuse` stays exact. A state at or behind the reading needs no new reading (the
+// ID is issued at the reading's tick, or the next sequence of the state's), and neither does a
+// lost compare-exchange (decide again from the state that won, with the same reading).
+// Spinning and waiting load the state, then read the clock, so their readings are never stale.
 template <class Load, class Commit, class Fresh>
-TickState advance(Clock& clock, const Policy& policy, const SequenceSpace& space, Load&& load,
-                  Commit&& commit, Fresh&& fresh) {
+TickState advance_from(std::int64_t now, Clock& clock, const Policy& policy,
+                       const SequenceSpace& space, Load&& load, Commit&& commit, Fresh&& fresh) {
   std::int64_t wait_started_ns = -1;
+  TickState old = load();
+  bool read_after_load = false;
   for (;;) {
-    const TickState old = load();
-    const std::int64_t now = space.tick_of_wall_ns(clock.wall_ns());
+    if (old.tick > now && !read_after_load) {
+      now = read_ticks(clock, space);
+      read_after_load = true;
+    }
     const Decision d = next_state(old, now, fresh, policy, space);
     switch (d.action) {
       case Action::issue:
         if (commit(old, d.next)) return d.next;
-        break;
+        read_after_load = false;  // `old` is the state that won: `now` predates it
+        continue;
       case Action::spin_next_tick:
-        clock.relax();
         break;
       case Action::wait_for_clock:
         if (policy.kind == PolicyKind::bounded_wait) {
@@ -236,7 +265,6 @@ TickState advance(Clock& clock, const Policy& policy, const SequenceSpace& space
             throw WaitBoundExceeded(space.ms_of_ticks(d.behind_ticks), policy.bound_ms);
           }
         }
-        clock.relax();
         break;
       case Action::refuse:
         throw ClockMovedBackwards(space.ms_of_ticks(d.behind_ticks));
@@ -249,7 +277,19 @@ TickState advance(Clock& clock, const Policy& policy, const SequenceSpace& space
         // would go when it is borrowing that would pass the lifetime.
         throw_out_of_range(now + d.ahead_ticks, space);
     }
+    // Spinning or waiting for time to pass: a new state, then a reading no older than it.
+    clock.relax();
+    old = load();
+    now = read_ticks(clock, space);
+    read_after_load = true;
   }
+}
+
+// The same from a reading taken now.
+template <class Load, class Commit, class Fresh>
+TickState advance(Clock& clock, const Policy& policy, const SequenceSpace& space, Load&& load,
+                  Commit&& commit, Fresh&& fresh) {
+  return advance_from(read_ticks(clock, space), clock, policy, space, load, commit, fresh);
 }
 
 }  // namespace idbench

@@ -1,6 +1,7 @@
 // cas — the whole Snowflake state (tick and sequence) packed into one 64-bit atomic; each ID
-// is one compare-exchange. No lock, but every thread still reads the clock per attempt and
-// the cache line holding the state bounces between cores.
+// is one compare-exchange. No lock; one clock read per ID, and a lost compare-exchange retries
+// from the state that won without reading the clock again. The cache line holding the state
+// still bounces between cores.
 #include <atomic>
 
 #include "generators/registry.hpp"
@@ -24,19 +25,27 @@ class CasSnowflake {
   }
 
   std::uint64_t next() {
+    // The clock is read before the state is loaded, and again only when the state is ahead
+    // of that reading (sequencer.hpp, advance_from): a lost compare-exchange decides again
+    // from the state that won, without another clock read.
+    const std::int64_t now = read_ticks(*cfg_.clock, cfg_.space);
     std::uint64_t expected = 0;
-    const TickState issued = advance(
-        *cfg_.clock, cfg_.policy, cfg_.space,
+    const TickState issued = advance_from(
+        now, *cfg_.clock, cfg_.policy, cfg_.space,
         [&] {
           expected = packed_.load(std::memory_order_relaxed);
           return unpack(expected);
         },
-        [&](TickState, TickState next) {
+        [&](TickState& old, TickState next) {
           // Relaxed is enough: uniqueness needs only the single modification order of this one
-          // atomic, and no other memory is published through it. On failure the loop
-          // reloads and decides again from the newer state.
-          return packed_.compare_exchange_weak(expected, pack(next), std::memory_order_relaxed,
-                                               std::memory_order_relaxed);
+          // atomic, and no other memory is published through it. On failure `expected` holds
+          // the word that won, and the loop decides again from it.
+          if (packed_.compare_exchange_weak(expected, pack(next), std::memory_order_relaxed,
+                                            std::memory_order_relaxed)) {
+            return true;
+          }
+          old = unpack(expected);
+          return false;
         },
         [] { return std::uint64_t{0}; });
     return cfg_.encode(issued, cfg_.node);

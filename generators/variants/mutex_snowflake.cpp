@@ -1,6 +1,8 @@
-// mutex — Twitter's algorithm (2010) with one lock around it: read the clock, compare with
-// the last tick, bump or reset the sequence. The simplest correct variant; its cost is the
-// lock's, and every caller queues behind a clock read.
+// mutex — Twitter's algorithm (2010) behind one lock: compare the clock with the last tick,
+// bump or reset the sequence. The clock is read before the lock is taken, and again under it
+// only when the reading is behind the last tick (locked_sequencer.hpp), so callers queue behind
+// a compare and an assignment, not a clock read. Twitter's own shape, with the read under the
+// lock, is the bench's reference line (reference.hpp).
 #include "generators/locked_sequencer.hpp"
 #include "generators/registry.hpp"
 #include "generators/snowflake.hpp"
@@ -21,7 +23,7 @@ class MutexSnowflake {
 
  private:
   const SnowflakeConfig cfg_;
-  LockedSequencer core_;
+  LockedSequencer<> core_;
 };
 
 }  // namespace

@@ -45,7 +45,7 @@ class UuidV7 {
   }
 
  private:
-  LockedSequencer core_;
+  LockedSequencer<> core_;
 };
 
 }  // namespace

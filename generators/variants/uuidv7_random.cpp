@@ -33,7 +33,7 @@ class UuidV7Random {
   }
 
  private:
-  LockedSequencer core_;
+  LockedSequencer<> core_;
 };
 
 }  // namespace

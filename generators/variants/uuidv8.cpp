@@ -59,7 +59,7 @@ class UuidV8 {
   }
 
   const std::uint64_t node_;
-  LockedSequencer core_;
+  LockedSequencer<> core_;
 };
 
 }  // namespace

@@ -1,0 +1,29 @@
+// reference.hpp — bench-only reference generators: the floors under every design and the
+// original shape a variant improves on. They go through the same erased interface and Clock
+// seam as the variants, so the bench times them with the same loop, but they are not registry
+// variants: their IDs prove nothing (a floor is not unique, the reference is `mutex`'s IDs at
+// another cost), so the chaos, locality and report code never sees them.
+//
+//   make_no_clock_floor       reads no clock: a per-thread counter. The harness's own cost per
+//                             ID (loop, virtual call, Id).
+//   make_clock_once_floor     reads the clock once and returns the reading: the floor under any
+//                             design that reads the clock once per ID.
+//   make_clock_under_lock_mutex
+//                             Twitter's original shape (2010): one lock around the whole of
+//                             nextId(), the clock read inside it, so every caller queues
+//                             behind a clock read. `mutex` reads it before taking the lock.
+//
+// Thread safety: every generator here is thread-safe.
+#pragma once
+
+#include <memory>
+
+#include "generators/generator.hpp"
+
+namespace idbench {
+
+std::unique_ptr<Generator> make_no_clock_floor(const GeneratorOptions& opts);
+std::unique_ptr<Generator> make_clock_once_floor(const GeneratorOptions& opts);
+std::unique_ptr<Generator> make_clock_under_lock_mutex(const GeneratorOptions& opts);
+
+}  // namespace idbench
