@@ -202,6 +202,8 @@ def throughput_tables(b: Bench) -> list[Table]:
     threads = b.threads("generate")
     if threads:
         tables.append(_throughput_table(b, threads))
+        # Beside it: each variant's cost per ID above the harness's floors (when they ran).
+        tables += [t for t in (floor_table(b),) if t is not None]
         tables.append(_latency_table(
             b, "generate", threads,
             "Per-call latency in a tight loop, every thread calling at once: contention and "
@@ -215,8 +217,7 @@ def throughput_tables(b: Bench) -> list[Table]:
             f"{u.si(rate) if rate else 'a fixed rate of'} IDs/s, below the cap; latency counts "
             "from each call's intended send time (corrected for coordinated omission)."))
     base = _baseline_table(b)
-    floors = floor_table(b)
-    return tables + ([floors] if floors else []) + ([base] if base else [])
+    return tables + ([base] if base else [])
 
 
 def _as_float(x):
