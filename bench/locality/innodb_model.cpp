@@ -126,15 +126,14 @@ template <class Key>
 bool InnodbModel<Key>::insert(const Key& key) {
   path_.clear();
   const std::uint32_t page = descend(key, 0, path_);
-  return insert_into_leaf(key, page, path_);
+  return insert_into_leaf(key, page, pages_[page].keys.lower_bound(key), path_);
 }
 
 template <class Key>
-bool InnodbModel<Key>::insert_into_leaf(const Key& key, std::uint32_t page,
+bool InnodbModel<Key>::insert_into_leaf(const Key& key, std::uint32_t page, std::size_t pos,
                                         std::vector<PathStep>& path) {
   first_touch_ = true;
   const Page& leaf = pages_[page];
-  const std::size_t pos = leaf.keys.lower_bound(key);
   touch(page, 0);
   if (pos != leaf.keys.size() && leaf.keys[pos] == key) {
     ++counters_.duplicates;

@@ -211,8 +211,10 @@ class InnodbModel {
   // The page on `level` whose range holds `key`; `path` gets the (page, slot) of every
   // non-leaf page passed, and of the target itself when it is not a leaf.
   std::uint32_t descend(const Key& key, int level, std::vector<PathStep>& path) const;
-  // insert() after the descent: `key` into its leaf `page`, reached through `path`.
-  bool insert_into_leaf(const Key& key, std::uint32_t page, std::vector<PathStep>& path);
+  // insert() after the descent: `key` into its leaf `page`, reached through `path`, where
+  // `pos` is the key's lower bound.
+  bool insert_into_leaf(const Key& key, std::uint32_t page, std::size_t pos,
+                        std::vector<PathStep>& path);
   // Descends for keys[0..n) (n <= kWarmBatch) into warmed_ and reads the leaf lines their
   // inserts will read, so that the misses overlap (innodb_model_prefetch.cpp).
   void warm(const Key* keys, std::size_t n);
@@ -243,10 +245,11 @@ class InnodbModel {
   struct Descent {
     std::uint32_t leaf = 0;
     std::vector<PathStep> path;
+    std::size_t pos = 0;        // the key's lower bound in the leaf
+    std::size_t leaf_keys = 0;  // the leaf's size then: unchanged, `pos` still holds
   };
   std::array<Descent, kWarmBatch> warmed_;  // warm()'s descents, made at shape warm_shape_
   std::uint64_t warm_shape_ = 0;
-  std::uintptr_t warm_sink_ = 0;  // keeps warm()'s loads from being optimised away
 };
 
 }  // namespace idbench::locality

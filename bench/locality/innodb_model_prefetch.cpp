@@ -103,9 +103,10 @@ void InnodbModel<Key>::warm(const Key* keys, std::size_t n) {
       warmed_[i].leaf = pages_[warmed_[i].leaf].child[slot];
     }
   }
-  std::uintptr_t sink = 0;
-  for (std::size_t i = 0; i < n; ++i) sink ^= pos[i];
-  warm_sink_ ^= sink;
+  for (std::size_t i = 0; i < n; ++i) {
+    warmed_[i].pos = pos[i];
+    warmed_[i].leaf_keys = page_keys[i]->size();
+  }
 }
 
 template <class Key>
@@ -114,9 +115,16 @@ void InnodbModel<Key>::insert_batch(const Key* keys, std::size_t n, bool* fresh)
     const std::size_t batch = std::min(kWarmBatch, n - done);
     warm(keys + done, batch);
     for (std::size_t i = done; i < done + batch; ++i) {
-      // A split since warm() may have moved the key's leaf: then insert() descends anew.
+      // A split since warm() may have moved the key's leaf: then insert() descends anew. An
+      // insert into the same leaf (its size changed) moves the key's position in it.
       Descent& d = warmed_[i - done];
-      fresh[i] = shape_ == warm_shape_ ? insert_into_leaf(keys[i], d.leaf, d.path) : insert(keys[i]);
+      if (shape_ != warm_shape_) {
+        fresh[i] = insert(keys[i]);
+        continue;
+      }
+      const PageKeys<Key>& leaf = pages_[d.leaf].keys;
+      const std::size_t pos = leaf.size() == d.leaf_keys ? d.pos : leaf.lower_bound(keys[i]);
+      fresh[i] = insert_into_leaf(keys[i], d.leaf, pos, d.path);
     }
   }
 }
