@@ -4,6 +4,8 @@
     python3 bench/bench_table.py reports/latest/bench.json
 
 With repetitions, the median aggregate of each benchmark is shown. Standard library only.
+A file with the harness's floors (floor/, reference/: bench/register.hpp) gets a table of
+every variant's ns per ID above them; bench/targets.py judges issue 16's targets.
 The targets name no variant: which variants a target applies to comes from the variant
 description bench.json carries (context key idbench_variants, what `idbench list --json`
 prints): a layout's variants must reach its format cap, a variant with a node id per thread
@@ -120,10 +122,35 @@ def print_tables(rows):
     print()
 
 
+def above(b, key):
+    x = b.get(key)
+    return "–" if x is None else f"{x:+.1f} ns"
+
+
+def print_floor_table(rows):
+    """The harness's floors (floor/) and the references (reference/), then every generate/
+    variant's cost per ID above them (bench/floors.hpp); nothing when the file has no floors."""
+    if not any(name.startswith("floor/") for name in rows):
+        return
+    print("| floor, reference or variant | T | ids/s | ns per ID | above no-clock | "
+          "above clock-once |")
+    print("|---|--:|--:|--:|--:|--:|")
+    for prefix in ("floor/", "reference/", "generate/"):
+        for name, b in rows.items():
+            if not name.startswith(prefix) or b.get("error_occurred"):
+                continue
+            what, threads = name[len(prefix):].rsplit("/threads:", 1)
+            print(f"| {prefix}{what} | {threads} | {si(b.get('ids_per_s'))} | "
+                  f"{ns(b.get('ns_per_id'))} | {above(b, 'above_no_clock_ns')} | "
+                  f"{above(b, 'above_clock_once_ns')} |")
+    print()
+
+
 def main(path):
     context, rows = load_rows(path)
     print(header(context))
     print_tables(rows)
+    print_floor_table(rows)
     results, info = check_targets(rows, described(context), context)
     print("| target | met | measured |")
     print("|---|---|---|")

@@ -7,19 +7,26 @@
 #include <barrier>
 #include <deque>
 #include <exception>
+#include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 
 #include "bench/baselines.hpp"
 #include "bench/counting_clock.hpp"
+#include "bench/floors.hpp"
 #include "bench/measure.hpp"
 #include "bench/plant.hpp"
 #include "bench/report.hpp"
 #include "bench/sampler.hpp"
 #include "bench/summary.hpp"
 #include "bench/ticks.hpp"
+#include "generators/reference.hpp"
 #include "generators/registry.hpp"
 
 namespace idbench::bench {
@@ -50,16 +57,60 @@ RunFixture& new_fixture(int threads) {
   return *fixtures.back();
 }
 
+enum class Floor { no_clock, clock_once };
+
+// The floors' ledgers (floors.hpp), by floor and thread count: a floor's runs write, the
+// variants' runs read. Only thread 0 of a run touches them, after its closing barrier; the
+// runs follow one another, and the mutex keeps that true under any run order.
+class FloorLedgers {
+ public:
+  void record(Floor floor, int threads, std::uint64_t iterations, double ns) {
+    const std::lock_guard lock(mu_);
+    ledgers_[{floor, threads}].record(iterations, ns);
+  }
+  std::optional<double> median(Floor floor, int threads) const {
+    const std::lock_guard lock(mu_);
+    const auto it = ledgers_.find({floor, threads});
+    return it == ledgers_.end() ? std::nullopt : it->second.median();
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::pair<Floor, int>, FloorLedger> ledgers_;
+};
+
+FloorLedgers& floor_ledgers() {
+  static FloorLedgers ledgers;
+  return ledgers;
+}
+
 // How a run is summarised and labelled.
 struct RunSpec {
   IdModel model;
   bool load = false;
   double offered_per_s = 0;
   std::string label;  // empty: none
+  std::optional<Floor> floor;  // this run is that floor: its ns per ID goes to the ledger
+  bool above_floors = false;   // this run's cost above each floor goes into its counters
 
   // Load mode: each of `threads` threads sends once per `threads / offered rate` seconds.
   double load_period_s(int threads) const { return load ? threads / offered_per_s : 0; }
 };
+
+// A floor's run goes into its ledger; a variant's run gets its cost above each floor measured
+// so far at its thread count (none when that floor did not run).
+void account_floors(const RunSpec& spec, const benchmark::State& state, RunSummary& s) {
+  FloorLedgers& ledgers = floor_ledgers();
+  if (spec.floor && s.ns_per_id) {
+    ledgers.record(*spec.floor, state.threads(), static_cast<std::uint64_t>(state.max_iterations),
+                   *s.ns_per_id);
+  }
+  if (spec.above_floors) {
+    s.above_no_clock_ns = above_floor(s.ns_per_id, ledgers.median(Floor::no_clock, state.threads()));
+    s.above_clock_once_ns =
+        above_floor(s.ns_per_id, ledgers.median(Floor::clock_once, state.threads()));
+  }
+}
 
 // One run on this thread. Thread 0 prepares it (`prepare(fixture)`), every thread measures
 // into its own ThreadResult (`measure(state, options, fixture, result)`), thread 0 summarises and
@@ -105,7 +156,8 @@ void run(benchmark::State& state, RunFixture& fx, const RunSpec& spec, Prepare&&
   fx.barrier().arrive_and_wait();
   if (me != 0) return;
   if (!state.error_occurred()) {
-    const RunSummary summary = summarize(fx.results, spec.model, ticks, /*with_service=*/spec.load);
+    RunSummary summary = summarize(fx.results, spec.model, ticks, /*with_service=*/spec.load);
+    account_floors(spec, state, summary);
     report_counters(state, summary,
                     spec.load ? std::optional<double>(spec.offered_per_s) : std::nullopt);
   }
@@ -121,22 +173,16 @@ std::shared_ptr<Clock> bench_clock() {
 
 enum class Mode { generate, load };
 
-void register_variant(const Variant& v, const Layout& layout, int threads, Mode mode,
-                      const BenchConfig& config) {
+using Factory = std::function<std::unique_ptr<Generator>(const GeneratorOptions&)>;
+
+// A benchmark of a generator built by `make` with the bench clock and `layout`: thread 0 of
+// every run builds a fresh one, outside the timing.
+void register_generator(const std::string& name, const Factory& make, const Layout& layout,
+                        const RunSpec& spec, int threads) {
   GeneratorOptions opts;
   opts.layout = layout;
   opts.clock = bench_clock();
-  RunSpec spec{.model = id_model_of(v, layout),
-               .load = mode == Mode::load,
-               .offered_per_s = config.load_rate_per_s,
-               .label = v.uses_layout ? "" : "layout unused"};
   RunFixture& fx = new_fixture(threads);
-  const std::string name =
-      fmt::format("{}/{}/{}", mode == Mode::generate ? "generate" : "load", v.name, layout.name());
-  // The factory, wrapped with the planted work when this is the planted variant (plant.hpp).
-  auto make = [make = v.make, variant = v.name](const GeneratorOptions& o) {
-    return plant(make(o), variant);
-  };
   benchmark::RegisterBenchmark(name.c_str(), [&fx, spec, opts, make](benchmark::State& state) {
     run(
         state, fx, spec, [&](RunFixture& f) { f.generator = make(opts); },
@@ -152,6 +198,53 @@ void register_variant(const Variant& v, const Layout& layout, int threads, Mode 
           });
         });
   })->Threads(threads);
+}
+
+void register_variant(const Variant& v, const Layout& layout, int threads, Mode mode,
+                      const BenchConfig& config) {
+  const RunSpec spec{.model = id_model_of(v, layout),
+                     .load = mode == Mode::load,
+                     .offered_per_s = config.load_rate_per_s,
+                     .label = v.uses_layout ? "" : "layout unused",
+                     .floor = std::nullopt,
+                     .above_floors = true};
+  const std::string name =
+      fmt::format("{}/{}/{}", mode == Mode::generate ? "generate" : "load", v.name, layout.name());
+  // The factory, wrapped with the planted work when this is the planted variant (plant.hpp).
+  auto make = [make = v.make, variant = v.name](const GeneratorOptions& o) {
+    return plant(make(o), variant);
+  };
+  register_generator(name, make, layout, spec, threads);
+}
+
+// The floors (generators/reference.hpp), at every thread count, before any variant so that
+// their ledgers are filled when the variants run. They read the bench clock or none; their
+// IDs carry no time the bench reads.
+void register_floors(const BenchConfig& config) {
+  const Layout unused = GeneratorOptions{}.layout;
+  for (const auto& [name, make, floor] :
+       {std::tuple{"floor/no-clock", &make_no_clock_floor, Floor::no_clock},
+        std::tuple{"floor/clock-once", &make_clock_once_floor, Floor::clock_once}}) {
+    RunSpec spec;
+    spec.model = {.id_time = IdTime::none, .layout = std::nullopt, .counts_waits = true};
+    spec.floor = floor;
+    for (int threads : config.threads) register_generator(name, make, unused, spec, threads);
+  }
+}
+
+// Twitter's original mutex shape, the clock read under the lock: a bench-only reference line
+// beside `mutex`, generate mode only. It issues Snowflake IDs, so its model is a layout's and
+// its cap ratio means what a variant's does.
+void register_references(const BenchConfig& config) {
+  for (const Layout& layout : config.layouts) {
+    RunSpec spec;
+    spec.model = {.id_time = IdTime::layout, .layout = layout, .counts_waits = true};
+    spec.above_floors = true;
+    for (int threads : config.threads) {
+      register_generator(fmt::format("reference/clock-under-lock-mutex/{}", layout.name()),
+                         make_clock_under_lock_mutex, layout, spec, threads);
+    }
+  }
 }
 
 // A baseline: `make_next(fixture)` gives this thread's callable, built outside the timing.
@@ -189,6 +282,8 @@ void register_baselines(const BenchConfig& config) {
 
 void register_benchmarks(const BenchConfig& config) {
   register_baselines(config);
+  register_floors(config);
+  register_references(config);
   for (Mode mode : {Mode::generate, Mode::load}) {
     for (const Layout& layout : config.layouts) {
       for (const Variant& v : variants()) {

@@ -5,6 +5,13 @@
 //   load/<variant>/<layout>/threads:<T>       T threads at a fixed total rate
 //   baseline/clock_gettime, baseline/fetch_add/threads:<T>, baseline/libuuid_random,
 //   baseline/libuuid_time, baseline/boost_random
+//   floor/no-clock/threads:<T>, floor/clock-once/threads:<T>
+//                                             the harness's floors (generators/reference.hpp),
+//                                             registered before the variants: each variant's
+//                                             cost above them is in its counters (report.hpp)
+//   reference/clock-under-lock-mutex/<layout>/threads:<T>
+//                                             Twitter's original mutex shape: bench-only, a
+//                                             reference line beside `mutex` (generate mode)
 //
 // Variants that take no layout (`uses_layout == false`) are registered under every layout
 // name all the same, with the label "layout unused": every (variant, layout, threads) cell of

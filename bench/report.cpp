@@ -23,6 +23,9 @@ void report_counters(benchmark::State& state, const RunSummary& s,
                      std::optional<double> offered_per_s) {
   set(state, "ids_per_s", s.ids_per_s);
   set(state, "ids_per_s_wall", s.ids_per_s_wall);
+  set(state, "ns_per_id", s.ns_per_id);
+  set(state, "above_no_clock_ns", s.above_no_clock_ns);
+  set(state, "above_clock_once_ns", s.above_clock_once_ns);
   set(state, "cap_ratio", s.cap_ratio);
   set(state, "cap_per_s", s.cap_per_s);
   if (s.nodes_used) set(state, "nodes", static_cast<double>(*s.nodes_used));

@@ -20,6 +20,16 @@
 //                     whole ticks ÷ those ticks), else ids_per_s_wall
 //   ids_per_s_wall    IDs ÷ wall span of the run on the TSC (earliest call start to latest
 //                     call end, all threads): the cross-check
+//   ns_per_id         generate mode (variants, floors, references, baselines): CPU-thread
+//                     time per ID, threads × wall span ÷ IDs = threads × 1e9 ÷ ids_per_s_wall
+//                     (bench/floors.hpp). At 1 thread, 1e9 ÷ ids_per_s_wall.
+//   above_no_clock_ns, above_clock_once_ns   generate/ and reference/ runs: ns_per_id minus
+//                     the ns_per_id of floor/no-clock (the harness's own cost per ID: loop,
+//                     virtual call, Id) or floor/clock-once (the harness plus one wall-clock
+//                     read) at the same thread count in the same process: the median over the
+//                     floor's repetitions so far. What is left is the design's own cost.
+//                     Absent when that floor did not run (filtered out); may be negative
+//                     within noise.
 //   cap_ratio         achieved ÷ format cap for the node ids seen (capped layouts only)
 //   cap_per_s, nodes  that cap and the node ids it counts
 //   wait_ratio        calls that spun for the clock ÷ calls (generators; 0 for those that

@@ -4,6 +4,8 @@
 #include <limits>
 #include <vector>
 
+#include "bench/floors.hpp"
+
 namespace idbench::bench {
 
 IdModel id_model_of(const Variant& v, const Layout& layout) {
@@ -33,6 +35,7 @@ RunSummary summarize(std::span<const ThreadResult> threads, const IdModel& model
   std::uint64_t start = std::numeric_limits<std::uint64_t>::max();
   std::uint64_t end = 0;
   std::uint64_t waited = 0;
+  int threads_that_ran = 0;
   for (const ThreadResult& t : threads) {
     if (t.calls == 0) continue;
     latency.merge(t.latency);
@@ -44,10 +47,12 @@ RunSummary summarize(std::span<const ThreadResult> threads, const IdModel& model
     end = std::max(end, t.end_ticks);
     s.ids += t.calls;
     waited += t.waited_calls;
+    ++threads_that_ran;
   }
   s.seconds = end > start ? ticks.ns_of(end - start) / 1e9 : 0;
   s.ids_per_s_wall = s.seconds > 0 ? static_cast<double>(s.ids) / s.seconds : 0;
   s.ids_per_s = s.ids_per_s_wall;
+  if (!with_service) s.ns_per_id = ns_per_id(threads_that_ran, s.ids_per_s_wall);
   s.latency = percentiles_ns(latency, ticks);
   s.latency_samples = latency.count();
   if (with_service) s.service = percentiles_ns(service, ticks);

@@ -70,6 +70,12 @@ struct RunSummary {
   // others, and for runs too short to have an interior tick: ids_per_s_wall.
   double ids_per_s = 0;
   double ids_per_s_wall = 0;  // ids ÷ seconds: the same rate on the TSC, partial ticks included
+  // Generate mode: CPU-thread time per ID, threads × seconds ÷ ids (floors.hpp).
+  std::optional<double> ns_per_id;
+  // ns_per_id above each floor's, measured in the same process at the same thread count: set
+  // by the bench after `summarize` when the floor ran (floors.hpp).
+  std::optional<double> above_no_clock_ns;
+  std::optional<double> above_clock_once_ns;
   std::optional<double> cap_ratio;  // achieved ÷ cap for the node ids seen
   std::optional<double> cap_per_s;  // that cap, IDs per second
   std::optional<std::uint64_t> nodes_used;

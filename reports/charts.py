@@ -114,77 +114,128 @@ def _threads_axis(ax, threads):
 # bench
 
 
+# The harness's floors and the bench-only references (bench/register.hpp), as the throughput
+# chart draws them: name → (legend label, line style). A floor or reference not listed here is
+# drawn all the same, under its own name.
+FLOOR_LINES = {
+    "no-clock": ("floor: no clock read (the harness's own cost per ID)",
+                 dict(color="#555555", ls=(0, (1, 1)), marker="^")),
+    "clock-once": ("floor: one clock read per ID (harness + clock)",
+                   dict(color="#555555", ls="-.", marker="v")),
+}
+REFERENCE_LINES = {
+    "clock-under-lock-mutex": ("reference: Twitter's original mutex (clock read under the lock)",
+                               dict(color="black", ls="--", marker="x")),
+}
+
+
+def _medians(b: Bench, kind: str, name: str, layout: str | None, threads) -> list[tuple]:
+    """(threads, median IDs/s) of one benchmark line, runs without a figure left out."""
+    pts = []
+    for t in threads:
+        r = b.find(kind, name, layout, t)
+        y = None if r is None or r.error else r.median("ids_per_s")
+        if y:
+            pts.append((t, y))
+    return pts
+
+
+def _variant_lines(ax, b: Bench, layout: str, threads) -> tuple[list[float], dict]:
+    """One line per variant; returns every value drawn and, per variant with more than one node
+    id, its (threads, cap for those node ids) points."""
+    ys_all, multi_node = [], {}
+    for v in b.variants("generate"):
+        xs, ys = [], []
+        unused = False
+        for t in threads:
+            r = b.find("generate", v, layout, t)
+            y = None if r is None or r.error else r.median("ids_per_s")
+            if y:
+                xs.append(t)
+                ys.append(y)
+                unused = r.layout_unused
+                cap, nodes = r.median("cap_per_s"), r.median("nodes")
+                if cap and nodes and nodes > 1:
+                    multi_node.setdefault(v, []).append((t, cap))
+        if xs:
+            ax.plot(xs, ys, marker="o", ms=4, lw=1.6, color=colour_of(v),
+                    ls="--" if unused else "-", label=v)
+            ys_all += ys
+    return ys_all, multi_node
+
+
+def _reference_lines(ax, b: Bench, layout: str, threads) -> list[float]:
+    """The lines every variant is read against: fetch_add (one shared atomic word, the floor of
+    any shared counter), the harness's floors, and the bench-only references; returns every
+    value drawn."""
+    lines = [(_medians(b, "baseline", "fetch_add", None, threads), "baseline fetch_add",
+              dict(color="#999999", ls=":", marker="s"))]
+    for kind, names, known in (("floor", b.variants("floor"), FLOOR_LINES),
+                               ("reference", b.variants("reference"), REFERENCE_LINES)):
+        for name in names:
+            label, style = known.get(name, (f"{kind}: {name}", dict(color="#555555", ls="--")))
+            lines.append((_medians(b, kind, name, layout if kind == "reference" else None,
+                                   threads), label, style))
+    ys_all = []
+    for pts, label, style in lines:
+        if pts:
+            ax.plot([t for t, _ in pts], [y for _, y in pts], lw=1, ms=3, label=label,
+                    **style)
+            ys_all += [y for _, y in pts]
+    return ys_all
+
+
+def _cap_lines(ax, cap, lo, hi, near, threads, multi_node) -> float:
+    """The format cap when it is near the variants (within 3x above `near`, the fastest
+    variant: on the wide layout it is 250x above everything, by design, and only named), and
+    the cap for the node ids each multi-node variant used; returns the top of the y axis."""
+    cap_drawn = bool(cap) and cap <= near * 3
+    if cap:
+        if cap_drawn:
+            ax.axhline(cap, color="black", lw=1.4)
+            ax.annotate(f"format cap, 1 node id: {u.si(cap)} IDs/s", (threads[0], cap),
+                        xytext=(2, 3), textcoords="offset points", fontsize=8)
+            hi = max(hi, cap)
+        else:
+            ax.text(0.01, 0.99, f"format cap: {u.si(cap)} IDs/s per node id, far above "
+                                "the chart: nothing here is capped",
+                    transform=ax.transAxes, va="top", fontsize=8)
+    top = hi * 1.6
+    ax.set_ylim(lo / 1.6, top)
+    # The cap for the node ids a variant used (one per thread for some) may leave the chart at
+    # the top; it does not stretch the axis.
+    for v, pts in (multi_node.items() if cap_drawn else ()):
+        pts = [(threads[0], cap)] + pts if pts[0][0] != threads[0] else pts
+        ax.plot([t for t, _ in pts], [c for _, c in pts], color="black", lw=1, ls=":")
+        inside = [p for p in pts if p[1] <= top / 1.3] or pts[:1]
+        ax.annotate(f"cap × node ids ({v})", inside[-1], xytext=(-4, 4),
+                    textcoords="offset points", ha="right", fontsize=7)
+    return top
+
+
 def throughput_chart(b: Bench) -> str:
     layouts = b.layouts("generate")
     threads = b.threads("generate")
-    fig, axes = plt.subplots(1, len(layouts), figsize=(5.4 * len(layouts), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(layouts), figsize=(5.4 * len(layouts), 4.6), squeeze=False)
     for ax, layout in zip(axes[0], layouts):
-        lo, hi = math.inf, 0.0
-        multi_node = {}
-        for v in b.variants("generate"):
-            xs, ys = [], []
-            unused = False
-            for t in threads:
-                r = b.find("generate", v, layout, t)
-                if r is None or r.error:
-                    continue
-                y = r.median("ids_per_s")
-                if y:
-                    xs.append(t)
-                    ys.append(y)
-                    unused = r.layout_unused
-                    cap, nodes = r.median("cap_per_s"), r.median("nodes")
-                    if cap and nodes and nodes > 1:
-                        multi_node.setdefault(v, []).append((t, cap))
-            if xs:
-                ax.plot(xs, ys, marker="o", ms=4, lw=1.6, color=colour_of(v),
-                        ls="--" if unused else "-", label=v)
-                lo, hi = min(lo, *ys), max(hi, *ys)
-        cap = b.layout_cap_per_s(layout)
-        # fetch_add: one shared atomic word, the floor cost of any shared counter.
-        fa = [(t, b.find("baseline", "fetch_add", None, t)) for t in threads]
-        fa = [(t, r.median("ids_per_s")) for t, r in fa if r is not None and not r.error]
-        fa = [(t, y) for t, y in fa if y]
-        if fa:
-            ax.plot([t for t, _ in fa], [y for _, y in fa], color="#999999", lw=1, ls=":",
-                    marker="s", ms=3, label="baseline fetch_add")
-            lo, hi = min(lo, *(y for _, y in fa)), max(hi, *(y for _, y in fa))
-        if hi == 0:
+        variant_ys, multi_node = _variant_lines(ax, b, layout, threads)
+        ys = variant_ys + _reference_lines(ax, b, layout, threads)
+        if not ys:
             ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center")
             continue
         ax.set_yscale("log")
-        # The cap is drawn when it is near the data (within 3x above the fastest line): on
-        # the wide layout it is 250x above everything, by design, and only named.
-        cap_drawn = bool(cap) and cap <= hi * 3
-        if cap:
-            if cap_drawn:
-                ax.axhline(cap, color="black", lw=1.4)
-                ax.annotate(f"format cap, 1 node id: {u.si(cap)} IDs/s", (threads[0], cap),
-                            xytext=(2, 3), textcoords="offset points", fontsize=8)
-                hi = max(hi, cap)
-            else:
-                ax.text(0.01, 0.99, f"format cap: {u.si(cap)} IDs/s per node id, far above "
-                                    "the chart: nothing here is capped",
-                        transform=ax.transAxes, va="top", fontsize=8)
-        top = hi * 1.6
-        ax.set_ylim(lo / 1.6, top)
-        # The cap for the node ids a variant used (one per thread for some) may leave the
-        # chart at the top; it does not stretch the axis.
-        for v, pts in (multi_node.items() if cap_drawn else ()):
-            pts = [(threads[0], cap)] + pts if pts[0][0] != threads[0] else pts
-            ax.plot([t for t, _ in pts], [c for _, c in pts], color="black", lw=1, ls=":")
-            inside = [p for p in pts if p[1] <= top / 1.3] or pts[:1]
-            ax.annotate(f"cap × node ids ({v})", inside[-1], xytext=(-4, 4),
-                        textcoords="offset points", ha="right", fontsize=7)
+        _cap_lines(ax, b.layout_cap_per_s(layout), min(ys), max(ys), max(variant_ys or ys),
+                   threads, multi_node)
         _si_axis(ax)
         _threads_axis(ax, threads)
         ax.set_ylabel("IDs per second (log)")
         spec = b.context.get(f"idbench_layout_{layout}", "")
         ax.set_title(f"layout {layout}" + (f"\n{str(spec).split(';')[0]}" if spec else ""))
     handles, labels = _legend_entries(axes[0])
-    fig.legend(handles, labels, loc="lower center", ncol=min(5, len(labels)),
-               bbox_to_anchor=(0.5, -0.02))
-    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    ncol = min(4, len(labels))
+    fig.legend(handles, labels, loc="lower center", ncol=ncol, bbox_to_anchor=(0.5, -0.02))
+    rows = -(-len(labels) // max(1, ncol))
+    fig.tight_layout(rect=(0, min(0.3, 0.035 * rows + 0.02), 1, 1))
     return _svg(fig)
 
 

@@ -57,5 +57,27 @@ class ChartTest(unittest.TestCase):
         self.assertIn("format cap, 1 node id: 4.1 M IDs/s", svg)
 
 
+class FloorLinesTest(unittest.TestCase):
+    """The harness's floors and Twitter's original mutex are lines of the throughput chart
+    (issue 16), from a real run with floors (testdata/bench_floors.json)."""
+
+    def chart(self, keep=lambda name: True):
+        with open(os.path.join(TESTDATA, "bench_floors.json")) as f:
+            doc = json.load(f)
+        doc["benchmarks"] = [b for b in doc["benchmarks"] if keep(b["name"])]
+        return charts.throughput_chart(inputs.load_bench(doc))
+
+    def test_the_floors_and_the_reference_are_labelled_lines(self):
+        svg = self.chart()
+        for label in ("floor: no clock read", "floor: one clock read",
+                      "reference: Twitter's original mutex (clock read under the lock)"):
+            self.assertTrue(label in svg, f"no '{label}' in the chart")
+
+    def test_a_run_without_floors_draws_no_floor_line(self):
+        svg = self.chart(lambda name: not name.startswith(("floor/", "reference/")))
+        self.assertFalse("no clock read" in svg or "Twitter" in svg)
+        self.assertTrue("baseline fetch_add" in svg)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

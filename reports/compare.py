@@ -328,9 +328,10 @@ def _machine_findings(base: Bench, new: Bench, moved_controls: list[str]) -> lis
 
 def compare_bench(base: Bench, new: Bench, base_doc, new_doc, alpha: float, tput: float,
                   lat: float, min_reps: int) -> tuple[list[list], list[Finding], dict]:
-    """One row per benchmark in both runs. idbench's own benchmarks (generate/, load/) are
-    gated; baseline/ ones (libuuid, Boost, clock_gettime, a bare fetch_add: no idbench code)
-    are controls, shown and never gated. When a control moves beyond noise, the machine
+    """One row per benchmark in both runs. idbench's own benchmarks (generate/, load/, and
+    the harness's floor/ and reference/ ones: the bench's loop and interface, the reference's
+    sequencer) are gated; baseline/ ones (libuuid, Boost, clock_gettime, a bare fetch_add: no
+    idbench code) are controls, shown and never gated. When a control moves beyond noise, the machine
     moved between the two runs, and the notes say so beside any regression."""
     rows, findings = [], []
     counted = {"regression": "regressions", "improvement": "improvements",

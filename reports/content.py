@@ -18,6 +18,7 @@ from typing import Any, Callable
 import units as u
 import locality_rows as lr
 from decision import decision_table, locality_row_words
+from floors import floor_table
 from document import BAD, GOOD, WARN, Figure, Report, Section, Table  # noqa: F401 (re-exported)
 from inputs import (Bench, Chaos, Locality, Real, Results, locality_generator, number,
                     gen_bits, payload_of, policy_label)
@@ -201,6 +202,8 @@ def throughput_tables(b: Bench) -> list[Table]:
     threads = b.threads("generate")
     if threads:
         tables.append(_throughput_table(b, threads))
+        # Beside it: each variant's cost per ID above the harness's floors (when they ran).
+        tables += [t for t in (floor_table(b),) if t is not None]
         tables.append(_latency_table(
             b, "generate", threads,
             "Per-call latency in a tight loop, every thread calling at once: contention and "
@@ -528,7 +531,12 @@ def bench_section(b: Bench, figures: Figures, summary: dict) -> Section:
                 "layout. The dotted black line is the cap for the node ids a variant used (one "
                 "per thread for a variant that takes a node id per thread). Dashed coloured lines: variants that "
                 "take no layout (the same runs in both panels). On the wide layout nothing caps, "
-                "so the lines show synchronisation cost.",
+                "so the lines show synchronisation cost. Grey lines are what every variant is "
+                "read against, in the same run: the fetch_add baseline and the harness's "
+                "floors (no clock read: the bench's own cost per ID; one clock read per ID). "
+                "The dashed black line is Twitter's original mutex, its clock read under the "
+                "lock: a bench-only reference beside mutex, which reads the clock before "
+                "taking the lock.",
                 lambda c: c.throughput_chart(b),
                 None if b.threads("generate") else "no generate/ benchmarks in bench.json")
     figures.add(s, "latency", "Latency percentiles under contention",
@@ -554,7 +562,9 @@ def bench_section(b: Bench, figures: Figures, summary: dict) -> Section:
         "runs": {r.name: {"kind": r.kind, "variant": r.variant, "layout": r.layout,
                           "threads": r.threads, "error": r.error,
                           **{k: r.median(k) for k in ("ids_per_s", "cap_ratio", "wait_ratio",
-                                                      "p50_ns", "p99_ns", "p999_ns", "max_ns")}}
+                                                      "p50_ns", "p99_ns", "p999_ns", "max_ns",
+                                                      "ns_per_id", "above_no_clock_ns",
+                                                      "above_clock_once_ns")}}
                  for r in b.runs.values()}}
     return s
 

@@ -50,6 +50,12 @@ PRODUCER = {
 # generate/<variant>/<layout>/threads:<T> and load/...; baselines are baseline/<name>[/threads:T].
 _VARIANT_NAME = re.compile(r"^(generate|load)/([^/]+)/([^/]+)/threads:(\d+)$")
 _BASELINE_NAME = re.compile(r"^baseline/([^/]+)(?:/threads:(\d+))?$")
+# The harness's floors (floor/<name>/threads:<T>: what the bench's loop costs with no clock read
+# and with one) and the bench-only references (reference/<name>/<layout>/threads:<T>: an
+# original shape a variant improves on, e.g. Twitter's clock-under-lock mutex). Both go through
+# the variants' interface; neither is a registry variant, so the decision table never sees them.
+_FLOOR_NAME = re.compile(r"^floor/([^/]+)/threads:(\d+)$")
+_REFERENCE_NAME = re.compile(r"^reference/([^/]+)/([^/]+)/threads:(\d+)$")
 # Suffixes Google Benchmark appends for UseRealTime()/UseManualTime(); idbench's names carry
 # none today, but a later ->UseRealTime() must not make every benchmark unrecognisable.
 _TIME_SUFFIX = re.compile(r"/(real_time|manual_time|process_time)$")
@@ -160,7 +166,7 @@ class BenchRun:
     """One benchmark (one name), with every repetition Google Benchmark kept for it."""
 
     name: str
-    kind: str  # "generate" | "load" | "baseline" | "other"
+    kind: str  # "generate" | "load" | "baseline" | "floor" | "reference"
     variant: str
     layout: str | None
     threads: int
@@ -248,7 +254,8 @@ class Bench:
 
 
 def parse_bench_name(name: str, threads_field: Any) -> tuple[str, str, str | None, int] | None:
-    """(kind, variant, layout, threads) from a benchmark name, or None."""
+    """(kind, variant, layout, threads) from a benchmark name, or None. For a floor or a
+    reference, `variant` is its name (no-clock, clock-under-lock-mutex)."""
     name = _TIME_SUFFIX.sub("", name)
     m = _VARIANT_NAME.match(name)
     if m:
@@ -257,6 +264,12 @@ def parse_bench_name(name: str, threads_field: Any) -> tuple[str, str, str | Non
     if m:
         t = int(m.group(2)) if m.group(2) else int(number(threads_field) or 1)
         return "baseline", m.group(1), None, t
+    m = _FLOOR_NAME.match(name)
+    if m:
+        return "floor", m.group(1), None, int(m.group(2))
+    m = _REFERENCE_NAME.match(name)
+    if m:
+        return "reference", m.group(1), m.group(2), int(m.group(3))
     return None
 
 
@@ -308,7 +321,8 @@ def load_bench(doc: Any) -> Bench:
         else:
             run.reps.append(e)
     if not b.runs:
-        b.problems.append("bench.json holds no generate/, load/ or baseline/ benchmarks")
+        b.problems.append("bench.json holds no generate/, load/, baseline/, floor/ or "
+                          "reference/ benchmarks")
     return b
 
 

@@ -22,9 +22,6 @@ template <class Key>
 std::uint32_t InnodbModel<Key>::new_page(int level) {
   pages_.emplace_back();
   pages_.back().level = level;
-  // Room for a full page up front: a growing vector would copy each page's keys ~10 times.
-  const int bytes = record_bytes(level);
-  pages_.back().keys.reserve(static_cast<std::size_t>(InnodbPage::kUsable / bytes + 1));
   if (level == 0) ++leaf_pages_;
   return static_cast<std::uint32_t>(pages_.size() - 1);
 }
@@ -88,8 +85,11 @@ template <class Key>
 void InnodbModel<Key>::place(std::uint32_t page, std::size_t pos, const Key& key,
                              std::uint32_t child) {
   Page& p = pages_[page];
-  p.keys.insert(p.keys.begin() + static_cast<std::ptrdiff_t>(pos), key);
-  if (p.level > 0) p.child.insert(p.child.begin() + static_cast<std::ptrdiff_t>(pos), child);
+  p.keys.insert(pos, key);
+  if (p.level > 0) {
+    p.child.insert(p.child.begin() + static_cast<std::ptrdiff_t>(pos), child);
+    ++shape_;
+  }
   if (p.free_recs > 0) {
     --p.free_recs;
   } else {
@@ -107,18 +107,16 @@ std::uint32_t InnodbModel<Key>::descend(const Key& key, int level,
     const Page& p = pages_[page];
     // PAGE_CUR_LE: the last node pointer not greater than the key; the leftmost pointer of a
     // level carries the minimum-record flag, so it matches every smaller key too.
-    auto it = std::upper_bound(p.keys.begin(), p.keys.end(), key);
-    const std::size_t slot =
-        it == p.keys.begin() ? 0 : static_cast<std::size_t>(it - p.keys.begin()) - 1;
+    const std::size_t up = p.keys.upper_bound(key);
+    const std::size_t slot = up == 0 ? 0 : up - 1;
     path.push_back({page, slot});
     page = p.child[slot];
   }
   // The slot followed on the target level itself, for callers that look for a pointer there.
   if (level > 0) {
     const Page& p = pages_[page];
-    auto it = std::upper_bound(p.keys.begin(), p.keys.end(), key);
-    const std::size_t slot =
-        it == p.keys.begin() ? 0 : static_cast<std::size_t>(it - p.keys.begin()) - 1;
+    const std::size_t up = p.keys.upper_bound(key);
+    const std::size_t slot = up == 0 ? 0 : up - 1;
     path.push_back({page, slot});
   }
   return page;
@@ -126,17 +124,23 @@ std::uint32_t InnodbModel<Key>::descend(const Key& key, int level,
 
 template <class Key>
 bool InnodbModel<Key>::insert(const Key& key) {
+  path_.clear();
+  const std::uint32_t page = descend(key, 0, path_);
+  return insert_into_leaf(key, page, path_);
+}
+
+template <class Key>
+bool InnodbModel<Key>::insert_into_leaf(const Key& key, std::uint32_t page,
+                                        std::vector<PathStep>& path) {
   first_touch_ = true;
-  std::vector<PathStep> path;
-  const std::uint32_t page = descend(key, 0, path);
   const Page& leaf = pages_[page];
-  auto it = std::lower_bound(leaf.keys.begin(), leaf.keys.end(), key);
+  const std::size_t pos = leaf.keys.lower_bound(key);
   touch(page, 0);
-  if (it != leaf.keys.end() && *it == key) {
+  if (pos != leaf.keys.size() && leaf.keys[pos] == key) {
     ++counters_.duplicates;
     return false;
   }
-  insert_at(page, static_cast<std::size_t>(it - leaf.keys.begin()), key, kNil, path);
+  insert_at(page, pos, key, kNil, path);
   ++counters_.inserts;
   return true;
 }
@@ -169,6 +173,7 @@ std::uint32_t InnodbModel<Key>::raise_root(std::vector<PathStep>& ancestors) {
   root.level = level + 1;
   if (level == 0) --leaf_pages_;
   ++counters_.root_raises;
+  ++shape_;
   place(root_, 0, pages_[moved].keys.front(), moved);
   ancestors.assign(1, PathStep{root_, 0});
   if (level == 0) touch(moved, LeafTrace::kCreated);
@@ -208,7 +213,7 @@ bool InnodbModel<Key>::insert_into_right_sibling(std::uint32_t page, const Key& 
   Page& f = pages_[father];
   if (slot > 0 || f.prev == kNil || f.keys.size() < 2 || path.size() < 2) {
     // The new key sorts where the old one was: the pointer is replaced in place.
-    f.keys[slot] = key;
+    f.keys.set(slot, key);
     f.has_last_insert = true;
     f.last_insert = key;
     return true;
@@ -217,20 +222,20 @@ bool InnodbModel<Key>::insert_into_right_sibling(std::uint32_t page, const Key& 
   // it raises the father's own key upstairs to its next record; the new pointer, now smaller
   // than that key, is inserted from the root and lands at the end of the father's left
   // sibling.
-  f.keys.erase(f.keys.begin());
+  f.keys.erase_front();
   f.child.erase(f.child.begin());
   ++f.free_recs;
   f.has_last_insert = false;  // page_cur_delete_rec resets PAGE_LAST_INSERT
   if (path.size() >= 2) {
     const PathStep& grand = path[path.size() - 2];
-    pages_[grand.page].keys[grand.slot] = pages_[father].keys.front();
+    pages_[grand.page].keys.set(grand.slot, pages_[father].keys.front());
   }
   std::vector<PathStep> to_father;
   const std::uint32_t left_father = descend(key, level + 1, to_father);
   to_father.pop_back();
   const Page& lf = pages_[left_father];
-  const auto pos = std::upper_bound(lf.keys.begin(), lf.keys.end(), key) - lf.keys.begin();
-  insert_at(left_father, static_cast<std::size_t>(pos), key, right, to_father);
+  const std::size_t pos = lf.keys.upper_bound(key);
+  insert_at(left_father, pos, key, right, to_father);
   return true;
 }
 
@@ -240,6 +245,7 @@ void InnodbModel<Key>::split_and_insert(std::uint32_t page, std::size_t pos, con
   // INNODB_METRICS index_page_splits counts every call of btr_page_split_and_insert, also
   // those that end in btr_insert_into_right_sibling without a new page: so does `splits`.
   ++counters_.splits;
+  ++shape_;
   {
     const Page& p = pages_[page];
     if (pos == p.keys.size() && p.next != kNil && insert_into_right_sibling(page, key, child)) {
@@ -279,8 +285,7 @@ void InnodbModel<Key>::split_and_insert(std::uint32_t page, std::size_t pos, con
   if (up) {
     const std::size_t m = split >= 0 ? static_cast<std::size_t>(split) : pos;  // move_limit
     upper_first = split >= 0 ? old.keys[m] : key;
-    neu.keys.assign(old.keys.begin() + static_cast<std::ptrdiff_t>(m), old.keys.end());
-    old.keys.resize(m);
+    neu.keys = old.keys.split_off_back(m);
     if (level > 0) {
       neu.child.assign(old.child.begin() + static_cast<std::ptrdiff_t>(m), old.child.end());
       old.child.resize(m);
@@ -294,8 +299,7 @@ void InnodbModel<Key>::split_and_insert(std::uint32_t page, std::size_t pos, con
   } else {
     const std::size_t m = static_cast<std::size_t>(split);  // records before it move down
     upper_first = old.keys[m];
-    neu.keys.assign(old.keys.begin(), old.keys.begin() + static_cast<std::ptrdiff_t>(m));
-    old.keys.erase(old.keys.begin(), old.keys.begin() + static_cast<std::ptrdiff_t>(m));
+    neu.keys = old.keys.split_off_front(m);
     if (level > 0) {
       neu.child.assign(old.child.begin(), old.child.begin() + static_cast<std::ptrdiff_t>(m));
       old.child.erase(old.child.begin(), old.child.begin() + static_cast<std::ptrdiff_t>(m));
@@ -335,8 +339,7 @@ void InnodbModel<Key>::split_and_insert(std::uint32_t page, std::size_t pos, con
 
   const std::uint32_t target = insert_left ? lower : upper;
   const Page& t = pages_[target];
-  const auto at = std::lower_bound(t.keys.begin(), t.keys.end(), key) - t.keys.begin();
-  place(target, static_cast<std::size_t>(at), key, child);
+  place(target, t.keys.lower_bound(key), key, child);
 }
 
 template <class Key>
@@ -356,7 +359,7 @@ std::vector<std::vector<Key>> InnodbModel<Key>::leaves() const {
   std::vector<std::vector<Key>> out;
   std::uint32_t page = root_;
   while (pages_[page].level > 0) page = pages_[page].child.front();
-  for (; page != kNil; page = pages_[page].next) out.push_back(pages_[page].keys);
+  for (; page != kNil; page = pages_[page].next) out.push_back(pages_[page].keys.to_vector());
   return out;
 }
 

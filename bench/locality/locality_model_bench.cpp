@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -27,13 +28,18 @@ struct Speed {
 };
 
 template <class Key>
-Speed inserts_per_s(const std::vector<Key>& keys, int key_bytes) {
+Speed inserts_per_s(const std::vector<Key>& keys, int key_bytes, bool batch) {
   Speed best;
   for (int rep = 0; rep < 3; ++rep) {  // best of 3
     InnodbModel<Key> model({.key_bytes = key_bytes});
     const auto start = std::chrono::steady_clock::now();
     const double cpu0 = cpu_seconds();
-    for (const auto& k : keys) model.insert(k);
+    if (batch) {
+      const auto fresh = std::make_unique<bool[]>(keys.size());
+      model.insert_batch(keys.data(), keys.size(), fresh.get());
+    } else {
+      for (const auto& k : keys) model.insert(k);
+    }
     const double cpu = cpu_seconds() - cpu0;
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -45,9 +51,12 @@ Speed inserts_per_s(const std::vector<Key>& keys, int key_bytes) {
 
 template <class Key>
 void report(const char* name, const std::vector<Key>& keys, int key_bytes) {
-  const Speed s = inserts_per_s(keys, key_bytes);
-  fmt::print("{:<18} {:6.2f} M inserts/CPU-s   ({:.2f} M/s wall)\n", name, s.cpu / 1e6,
-             s.wall / 1e6);
+  for (const bool batch : {false, true}) {
+    const Speed s = inserts_per_s(keys, key_bytes, batch);
+
+    fmt::print("{:<18} {:<12} {:6.2f} M inserts/CPU-s   ({:.2f} M/s wall)\n", name,
+               batch ? "insert_batch" : "insert", s.cpu / 1e6, s.wall / 1e6);
+  }
 }
 
 int main() {
