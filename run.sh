@@ -22,7 +22,7 @@ die() { printf 'run.sh: %s\n' "$*" >&2; exit 2; }
 # Debian packages, by what needs them. Build and test need all of `build_packages`.
 build_packages=(cmake ninja-build g++ git libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev librapidcheck-dev libbenchmark-dev libboost-dev uuid-dev libsqlite3-dev
-  faketime libfaketime libmariadb-dev)
+  faketime libfaketime libmariadb-dev libssl-dev)
 engine_packages=(mariadb-server mariadb-client postgresql postgresql-contrib)
 report_packages=(python3-matplotlib python3-scipy libbenchmark-tools)
 # Worker ids leased from a real coordinator (coord/, idbench worker-ids): etcd 3.4.

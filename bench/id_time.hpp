@@ -3,6 +3,7 @@
 //
 //   NoIdTime      IDs that carry no time (counters, UUIDv4, baselines)
 //   LayoutTickOf  a 64-bit layout ID's tick (the format cap counts ticks)
+//   UuidV7MsOf    a UUIDv7's Unix ms, inline (uuidv7_unix_ms, registry.hpp)
 //   UnixMsOf      any other time-carrying ID's Unix ms, through unix_ms_of() (registry.hpp)
 //
 // Each returns an optional: nullopt for an ID that carries no time after all, which the loops
@@ -34,6 +35,12 @@ struct LayoutTickOf {
     return static_cast<std::int64_t>(id.lo >> shift);
   }
 };
+// A UUIDv7's Unix ms, inline (UnixMsOf's call and switch cost ~5 ns per ID, charged to the
+// variant: perf).
+struct UuidV7MsOf {
+  static constexpr bool kHasTime = true;
+  std::optional<std::int64_t> operator()(const Id& id) const { return uuidv7_unix_ms(id); }
+};
 // The Unix ms of any other ID that carries its time, as its description says (unix_ms_of).
 struct UnixMsOf {
   static constexpr bool kHasTime = true;
@@ -49,6 +56,7 @@ template <class Fn>
 decltype(auto) with_time_of(const IdModel& model, Fn&& fn) {
   if (model.id_time == IdTime::none || !model.layout) return fn(NoIdTime{});
   if (model.id_time == IdTime::layout) return fn(LayoutTickOf{tick_shift(*model.layout)});
+  if (model.id_time == IdTime::uuidv7) return fn(UuidV7MsOf{});
   return fn(UnixMsOf{model.id_time, &*model.layout});
 }
 

@@ -15,19 +15,6 @@ int hex_value(char c) {
   return -1;
 }
 
-// memcpy + byte swap compiles to one load and a bswap instruction.
-std::uint64_t load_be64(const std::uint8_t* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
-  return v;
-}
-
-void store_be64(std::uint8_t* p, std::uint64_t v) {
-  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
-  std::memcpy(p, &v, sizeof v);
-}
-
 }  // namespace
 
 std::string Uuid::to_string() const {
@@ -62,17 +49,6 @@ std::optional<Uuid> Uuid::parse(std::string_view text) {
 }
 
 std::uint64_t Uuid::v7_unix_ms() const { return load_be64(bytes.data()) >> 16; }
-
-Id Id::from_uuid(const Uuid& u) {
-  return Id{load_be64(u.bytes.data()), load_be64(u.bytes.data() + 8)};
-}
-
-Uuid Id::to_uuid() const {
-  Uuid u;
-  store_be64(u.bytes.data(), hi);
-  store_be64(u.bytes.data() + 8, lo);
-  return u;
-}
 
 std::string to_text(const Id& id, IdWidth width) {
   return width == IdWidth::bits64 ? fmt::format("{}", id.lo) : id.to_uuid().to_string();

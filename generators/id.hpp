@@ -10,8 +10,10 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <compare>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +22,18 @@ namespace idbench {
 
 // Width of the IDs a generator issues; decides text and binary formats.
 enum class IdWidth { bits64, bits128 };
+
+// 8 bytes in network (big-endian) order, as a number, and back: one load or store and a bswap.
+inline std::uint64_t load_be64(const std::uint8_t* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
+  return v;
+}
+inline void store_be64(std::uint8_t* p, std::uint64_t v) {
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
+  std::memcpy(p, &v, sizeof v);
+}
 
 // A UUID as 16 bytes in network (big-endian) order, the order RFC 9562 §4 draws them.
 struct Uuid {
@@ -43,8 +57,16 @@ struct Id {
   std::uint64_t lo = 0;
 
   static constexpr Id from_u64(std::uint64_t v) { return Id{0, v}; }
-  static Id from_uuid(const Uuid& u);
-  Uuid to_uuid() const;
+  // Inline: every UUID a generator returns to the harness passes here.
+  static Id from_uuid(const Uuid& u) {
+    return Id{load_be64(u.bytes.data()), load_be64(u.bytes.data() + 8)};
+  }
+  Uuid to_uuid() const {
+    Uuid u;
+    store_be64(u.bytes.data(), hi);
+    store_be64(u.bytes.data() + 8, lo);
+    return u;
+  }
 
   auto operator<=>(const Id&) const = default;
 };

@@ -306,6 +306,15 @@ std::uint64_t Layout::encode(const LayoutFields& f) const {
   return tick << (ab + sb) | area << sb | f.seq;
 }
 
+Layout::Packer Layout::packer() const {
+  const int nb = node_bits();
+  const int ab = nb + spec_.gen_bits;
+  const int sb = spec_.seq_bits;
+  if (spec_.node_in_low_bits) return {.tick_shift = sb + ab, .gen_shift = nb, .node_shift = 0,
+                                      .seq_shift = ab};
+  return {.tick_shift = ab + sb, .gen_shift = nb + sb, .node_shift = sb, .seq_shift = 0};
+}
+
 LayoutFields Layout::decode(std::uint64_t id) const {
   const int nb = node_bits();
   const int ab = nb + spec_.gen_bits;

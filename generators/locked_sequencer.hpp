@@ -63,7 +63,7 @@ class LockedSequencer {
       // A new generation is durable before any ID carries it (under the lock, so stores
       // happen in the order the states do).
       store_if_new_generation(store_.get(), node_, state_.gens, next.gens);
-      state_ = next;
+      assign_state(state_, next);
       return true;
     };
   }

@@ -1,13 +1,14 @@
 #include "generators/random.hpp"
 
+#include <openssl/err.h>
+#include <openssl/rand.h>
 #include <pthread.h>
-#include <sys/random.h>
 
 #include <array>
 #include <atomic>
-#include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace idbench {
 namespace {
@@ -30,14 +31,10 @@ struct RandomBuffer {
   std::uint64_t generation = 0;
 
   void refill() {
-    std::size_t filled = 0;
-    while (filled < kBytes) {
-      const ssize_t n = getrandom(bytes.data() + filled, kBytes - filled, 0);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        throw std::runtime_error(std::string("getrandom failed: ") + std::strerror(errno));
-      }
-      filled += static_cast<std::size_t>(n);
+    if (RAND_bytes(bytes.data(), static_cast<int>(kBytes)) != 1) {
+      // Only when the DRBG cannot be seeded (no entropy source): never hand out weak bytes.
+      throw std::runtime_error("RAND_bytes failed: OpenSSL's DRBG could not be seeded: " +
+                               std::string(ERR_error_string(ERR_get_error(), nullptr)));
     }
     used = 0;
     generation = fork_generation.load(std::memory_order_relaxed);

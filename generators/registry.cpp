@@ -73,11 +73,8 @@ std::optional<std::int64_t> unix_ms_of(IdTime how, const Id& id, const Layout& l
     case IdTime::layout:
       if (id.hi != 0) return std::nullopt;
       return layout.checked_unix_ms_of_tick(layout.decode(id.lo).tick);
-    case IdTime::uuidv7: {
-      // RFC 9562 §5.7: the top 48 bits are Unix ms, the next 4 the version.
-      if (((id.hi >> 12) & 0xF) != 7) return std::nullopt;
-      return static_cast<std::int64_t>(id.hi >> 16);
-    }
+    case IdTime::uuidv7:
+      return uuidv7_unix_ms(id);
     case IdTime::uuid:
       return uuid_unix_ms(id);
     case IdTime::ulid:

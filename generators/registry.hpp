@@ -102,6 +102,12 @@ inline constexpr IdTime kIdTimes[] = {IdTime::none, IdTime::layout, IdTime::uuid
 // Also nullopt when the ID carries no such time: a UUID whose version is not 7, a 64-bit
 // layout ID with bits above 64 set, or a tick whose Unix ms is beyond int64.
 std::optional<std::int64_t> unix_ms_of(IdTime how, const Id& id, const Layout& layout);
+// unix_ms_of(IdTime::uuidv7, id, ...), inline for the bench's per-ID loop. RFC 9562 §5.7: the
+// top 48 bits are Unix ms, the next 4 the version.
+inline std::optional<std::int64_t> uuidv7_unix_ms(const Id& id) {
+  if (((id.hi >> 12) & 0xF) != 7) return std::nullopt;
+  return static_cast<std::int64_t>(id.hi >> 16);
+}
 
 // The names `idbench list --json` uses for the enums above ("k_sorted", "per_thread", ...).
 std::string_view name_of(IdTime how);

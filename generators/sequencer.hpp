@@ -56,6 +56,18 @@ struct TickState {
   bool operator==(const TickState&) const = default;
 };
 
+// `to = from`, one 8-byte field at a time. Where a variant commits a decided state into its own
+// (once per ID), a whole-struct copy is done in 16-byte pieces, and each piece loaded right
+// after the 8-byte stores that built it stalls store forwarding (perf annotate: ~8 ns per ID).
+inline void assign_state(TickState& to, const TickState& from) {
+  to.tick = from.tick;
+  to.seq = from.seq;
+  to.gens.gen = from.gens.gen;
+  to.gens.lap_first = from.gens.lap_first;
+  to.gens.floor = from.gens.floor;
+  to.gens.high = from.gens.high;
+}
+
 // What the state may range over, and how a tick maps to Unix time.
 struct SequenceSpace {
   std::uint64_t max_seq = 0;

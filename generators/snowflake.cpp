@@ -89,20 +89,20 @@ TickState initial_state(const GeneratorOptions& opts, const SequenceSpace& space
   return s;
 }
 
-void store_if_new_generation(GenerationStore* store, std::uint64_t node,
-                             const Generations& before, const Generations& after) {
-  if (store == nullptr) return;
+void store_new_generation(GenerationStore& store, std::uint64_t node, Generations before,
+                          Generations after) {
   // `high` alone moves with every new tick and is bounded by the mark; only a new generation
   // or lap must be durable before an ID carries it.
   if (before.gen == after.gen && before.lap_first == after.lap_first &&
       before.floor == after.floor) {
     return;
   }
-  store->store(node, after);
+  store.store(node, after);
 }
 
 SnowflakeConfig::SnowflakeConfig(const GeneratorOptions& opts)
     : layout(opts.layout),
+      packer(layout.packer()),
       policy(opts.policy),
       generation_store(opts.generation_store),
       node(opts.node),

@@ -36,7 +36,7 @@ class CasSnowflake {
           expected = packed_.load(std::memory_order_relaxed);
           return unpack(expected);
         },
-        [&](TickState& old, TickState next) {
+        [&](TickState& old, const TickState& next) {
           // Relaxed is enough: uniqueness needs only the single modification order of this one
           // atomic, and no other memory is published through it. On failure `expected` holds
           // the word that won, and the loop decides again from it.

@@ -97,11 +97,11 @@ class ThreadLocalSnowflake {
     Slot& slot = my_slot();
     const TickState issued = advance(
         *cfg_.clock, cfg_.policy, cfg_.space, [&] { return slot.state; },
-        [&](TickState, TickState next) {
+        [&](const TickState&, const TickState& next) {
           // A new generation is durable (per node id) before any ID carries it.
           store_if_new_generation(cfg_.generation_store.get(), slot.node, slot.state.gens,
                                   next.gens);
-          slot.state = next;
+          assign_state(slot.state, next);
           return true;
         },
         [] { return std::uint64_t{0}; });
