@@ -90,9 +90,13 @@ struct SequenceSpace {
   // Runs once per ID. A division by a run-time divisor is a 64-bit idiv (tens of cycles); the
   // common units (1 ms, and UUIDv1/v6's 100 ns) divide by constants, which compile to a
   // multiply and shifts.
+  // A clock after 1970 (every real one) divides unsigned, with no rounding fix-up.
   std::int64_t tick_of_wall_ns(std::int64_t wall_ns) const {
     if (ns_per_tick == 0) {
-      const std::int64_t ms = Clock::floor_div(wall_ns, 1'000'000) - epoch_unix_ms;
+      const std::int64_t unix_ms =
+          wall_ns >= 0 ? static_cast<std::int64_t>(static_cast<std::uint64_t>(wall_ns) / 1'000'000)
+                       : Clock::floor_div(wall_ns, 1'000'000);
+      const std::int64_t ms = unix_ms - epoch_unix_ms;
       return unit_ms == 1 ? ms : Clock::floor_div(ms, unit_ms);
     }
     const std::int64_t ticks = ns_per_tick == 100 ? Clock::floor_div(wall_ns, 100)

@@ -27,6 +27,7 @@
 #include "generators/generator.hpp"
 #include "generators/sequencer.hpp"
 #include "generators/snowflake.hpp"
+#include "property/fixed_run.hpp"
 #include "property/model.hpp"
 
 namespace idbench::property {
@@ -77,31 +78,15 @@ GeneratorFactory planted(Plant plant) {
   };
 }
 
-struct Quiet final : rc::detail::TestListener {
-  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
-  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
-  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
-};
-
-// A fixed seed and number of cases; no shrinking (a failure is reported as found). Over seeds
-// 1 … 200 each plant was caught in every run, after at most 75 passing cases (the
-// ignore_exhaustion plant needs a history with more step backs than generations in the
-// window); 100 cases of the unplanted generator take about 0.4 s.
+// A fixed run (fixed_run.hpp). Over seeds 1 … 200 each plant was caught in every run, after at
+// most 75 passing cases (the ignore_exhaustion plant needs a history with more step backs than
+// generations in the window); 100 cases of the unplanted generator take about 0.4 s.
 rc::detail::TestResult run_property(Plant plant, RestartMode restart) {
-  rc::detail::TestParams params;
-  params.seed = 20'261'202;
-  params.maxSuccess = 100;
-  params.disableShrinking = true;
-  rc::detail::TestMetadata metadata;
-  metadata.id = metadata.description = "clock-sequence model against a planted generator";
-  // Not the default listener: it would add the failures these tests expect to the "some
-  // properties had failures, reproduce with …" note RapidCheck prints at exit.
-  Quiet listener;
-  return rc::detail::checkTestable(
+  return run_fixed(
       [plant, restart] {
         check_model("mutex", PolicyKind::clock_sequence, restart, planted(plant));
       },
-      metadata, params, listener);
+      "clock-sequence model against a planted generator", 100);
 }
 
 // The property fails, for the defect and not for something else (a throw, a crash of the

@@ -27,6 +27,7 @@
 #include "generators/generator.hpp"
 #include "generators/sequencer.hpp"
 #include "generators/snowflake.hpp"
+#include "property/fixed_run.hpp"
 
 namespace idbench::property {
 namespace {
@@ -72,9 +73,8 @@ struct Step {
 rc::Gen<Step> step_gen() {
   return rc::gen::build<Step>(
       rc::gen::set(&Step::advance_us, rc::gen::inRange(0, 2'500)),
-      rc::gen::set(&Step::step_back_ms,
-                   rc::gen::weightedOneOf<int>({{9, rc::gen::just(0)},
-                                                {1, rc::gen::inRange(1, 4)}})),
+      rc::gen::set(&Step::step_back_ms, rc::gen::weightedOneOf<int>(
+                                            {{9, rc::gen::just(0)}, {1, rc::gen::inRange(1, 4)}})),
       rc::gen::set(&Step::interlopers, rc::gen::inRange(0, 4)),
       rc::gen::set(&Step::interloper_gap_us, rc::gen::inRange(0, 1'500)));
 }
@@ -96,8 +96,10 @@ bool issue_one(Generator& gen, const InterlopingClock& clock, const SequenceSpac
     RC_ASSERT_FALSE(id.has_value());
     return false;
   }
-  if (!id) RC_FAIL(std::string(who) + " refused with the clock at tick " + std::to_string(now) +
-                   ", not behind the last tick issued, " + std::to_string(last));
+  if (!id) {
+    RC_FAIL(std::string(who) + " refused with the clock at tick " + std::to_string(now) +
+            ", not behind the last tick issued, " + std::to_string(last));
+  }
   const std::int64_t tick = layout.decode(*id).tick;
   RC_ASSERT(tick >= last);
   RC_ASSERT(tick <= now);
@@ -164,23 +166,9 @@ Factory registry(std::string_view variant) {
   return [variant](const GeneratorOptions& opts) { return make_generator(variant, opts); };
 }
 
-struct Quiet final : rc::detail::TestListener {
-  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
-  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
-  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
-};
-
-// A fixed seed and number of cases, no shrinking: the run is the same every time.
+// A fixed run (fixed_run.hpp): the same every time.
 rc::detail::TestResult run_property(const Factory& make) {
-  rc::detail::TestParams params;
-  params.seed = 20'261'202;
-  params.maxSuccess = 200;
-  params.disableShrinking = true;
-  rc::detail::TestMetadata metadata;
-  metadata.id = metadata.description = "retry rule against stale readings";
-  Quiet listener;  // the planted run's expected failure is not a note for the user
-  return rc::detail::checkTestable([&make] { check_retry_rule(make); }, metadata, params,
-                                   listener);
+  return run_fixed([&make] { check_retry_rule(make); }, "retry rule against stale readings", 200);
 }
 
 TEST(RetryRule, CasNeverRefusesAStaleReadingAndRefusesARegression) {
