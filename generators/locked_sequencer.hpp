@@ -38,8 +38,9 @@ class LockedSequencer {
   // The (tick, seq) to issue from; `fresh_seq()` starts a new tick (called under the lock,
   // only when a tick starts). Spins and waits holding the lock, as Twitter's synchronized
   // nextId() does: callers behind it wait too.
+  // Always inlined, as advance_from is (sequencer.hpp): the state is returned by value.
   template <class FreshSeq>
-  TickState next(FreshSeq&& fresh_seq) {
+  [[gnu::always_inline]] TickState next(FreshSeq&& fresh_seq) {
     if constexpr (kRead == ClockRead::before_lock) {
       const std::int64_t now = read_ticks(*clock_, space_);
       std::lock_guard<std::mutex> lock(mu_);
