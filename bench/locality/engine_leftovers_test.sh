@@ -3,6 +3,7 @@
 # items 15 and 16): killed with -9 once its server is up, no server process survives it (the
 # parent-death signal outlives the drop to `nobody`) and the temp dir it could not remove is
 # swept by the next run; interrupted with SIGINT, it stops its server and removes its dir.
+# Neither leaves shared memory in /dev/shm.
 #
 #   engine_leftovers_test.sh IDBENCH postgres|mariadb
 # Exit 77 (ctest: skipped) when the engine's packages are not installed.
@@ -44,6 +45,13 @@ wait_for_server() {
 leftovers_gone() { no_process_left "$work/idbench-" 30 1 "$1 left processes behind:" || failed=1; }
 
 seq 1 3000000 >"$work/keys.txt"
+# Shared memory the run's server made outside its directory (PostgreSQL's dynamic shared memory
+# is /dev/shm/PostgreSQL.N by default; a killed server never unlinks it): anything newer than this.
+touch "$work/started"
+shm_left() {
+  left=$(find /dev/shm -maxdepth 1 -name 'PostgreSQL.*' -newer "$work/started" 2>/dev/null)
+  [ -z "$left" ] || fail "$1 left shared memory in /dev/shm:" $left
+}
 
 # 1. SIGKILL once the server is up.
 "$idbench" locality --keys "$work/keys.txt" --engine "$engine" >/dev/null 2>"$work/err1" &
@@ -52,6 +60,7 @@ if wait_for_server $run; then
   kill -9 $run
   wait $run 2>/dev/null
   leftovers_gone "kill -9"
+  shm_left "kill -9"
   ls -d "$work"/idbench-"$engine"-"$run"-* >/dev/null 2>&1 ||
     fail "expected the killed run's directory to be left for the sweep"
 else
@@ -75,6 +84,7 @@ if wait_for_server $run; then
   status=$?
   [ $status -eq 130 ] || { fail "an interrupted run exited $status, not 130:"; cat "$work/err3"; }
   leftovers_gone "SIGINT"
+  shm_left "SIGINT"
   left=$(ls -d "$work"/idbench-* 2>/dev/null)
   [ -z "$left" ] || fail "SIGINT left its directory: $left"
 else

@@ -116,9 +116,13 @@ class PostgresEngine final : public Engine {
     db_.init({bin + "/initdb", "-D", data, "-U", "idbench", "-A", "trust", "--no-sync", "-E",
               "UTF8", "--locale=C"},
              "initdb");
+    // Dynamic shared memory as files in the data directory (pg_dynshmem), not /dev/shm: a
+    // server killed with its run never unlinks its /dev/shm/PostgreSQL.N segments, while the
+    // data directory goes with the run's temp dir or the next run's sweep.
     db_.start({bin + "/postgres", "-D", data, "-k", db_.dir(), "-c", "listen_addresses=", "-c",
                "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c",
-               "shared_buffers=256MB", "-c", "autovacuum=off"},
+               "shared_buffers=256MB", "-c", "autovacuum=off", "-c",
+               "dynamic_shared_memory_type=mmap"},
               {psql, "-X", "-q", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1", "-h", db_.dir(),
                "-U", "idbench", "-d", "postgres"},
               "postgres");
