@@ -207,7 +207,7 @@ void register_variant(const Variant& v, const Layout& layout, int threads, Mode 
                      .offered_per_s = config.load_rate_per_s,
                      .label = v.uses_layout ? "" : "layout unused",
                      .floor = std::nullopt,
-                     .above_floors = true};
+                     .above_floors = mode == Mode::generate};  // load runs have no ns per ID
   const std::string name =
       fmt::format("{}/{}/{}", mode == Mode::generate ? "generate" : "load", v.name, layout.name());
   // The factory, wrapped with the planted work when this is the planted variant (plant.hpp).

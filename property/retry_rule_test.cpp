@@ -82,8 +82,8 @@ rc::Gen<Step> step_gen() {
 using Factory = std::function<std::unique_ptr<Generator>(const GeneratorOptions&)>;
 
 // Runs one ID through the model: throws iff the clock is behind `last`, else an ID above
-// `prev` from a tick in [last, clock]. Returns whether it issued.
-bool issue_one(Generator& gen, const InterlopingClock& clock, const SequenceSpace& space,
+// `prev` from a tick in [last, clock].
+void issue_one(Generator& gen, const InterlopingClock& clock, const SequenceSpace& space,
                const Layout& layout, std::int64_t& last, std::optional<std::uint64_t>& prev,
                std::string_view who) {
   std::optional<std::uint64_t> id;
@@ -94,7 +94,7 @@ bool issue_one(Generator& gen, const InterlopingClock& clock, const SequenceSpac
   const std::int64_t now = space.tick_of_wall_ns(clock.now_ns());
   if (now < last) {
     RC_ASSERT_FALSE(id.has_value());
-    return false;
+    return;
   }
   if (!id) {
     RC_FAIL(std::string(who) + " refused with the clock at tick " + std::to_string(now) +
@@ -106,7 +106,6 @@ bool issue_one(Generator& gen, const InterlopingClock& clock, const SequenceSpac
   if (prev) RC_ASSERT(*id > *prev);
   prev = id;
   last = tick;
-  return true;
 }
 
 void check_retry_rule(const Factory& make) {
