@@ -90,6 +90,9 @@ void DbServer::restart() {
   const std::int64_t deadline = monotonic_ns() + kStartTimeoutS * kSecondNs;
   while (monotonic_ns() < deadline) {
     if (server_->try_wait()) {
+      // An interrupt that reached the server first is the interrupt (exit 130), not a start-up
+      // failure (exit 2): CI saw a SIGINT during start-up reported as the latter.
+      throw_if_interrupted();
       throw Error(fmt::format("{} exited during start-up:\n{}", what_, read_text_file(log_)));
     }
     if (run(client_, ping, kPingTimeoutS).exit_code == 0) return;
