@@ -37,7 +37,7 @@ TEST_F(ChaosRun, NtpStepBackRefusesWithoutDuplicates) {
   EXPECT_GT(r.analysis.refusals, 0u);
   EXPECT_EQ(r.analysis.duplicates, 0u);
   EXPECT_LT(r.analysis.availability, 1.0);
-  EXPECT_TRUE(r.verdict.promise_kept);
+  EXPECT_TRUE(r.verdict.promise_kept) << r.verdict.summary;
 }
 
 TEST_F(ChaosRun, UnsafeIsCaughtUnderNtpStepBack) {
@@ -69,7 +69,7 @@ TEST_F(ChaosRun, LeapSecondRepeatsASecondAndRefuseRefusesIt) {
   EXPECT_GT(r.analysis.refusals, 0u);
   EXPECT_EQ(r.analysis.duplicates, 0u);
   EXPECT_EQ(r.analysis.timeline.reference_start_unix_ms / 1000, 1'483'228'799);  // 23:59:59.0
-  EXPECT_TRUE(r.verdict.promise_kept);
+  EXPECT_TRUE(r.verdict.promise_kept) << r.verdict.summary;
 }
 
 TEST_F(ChaosRun, LeapSmearAbsorbsTheSecondWithoutAStep) {
@@ -88,7 +88,7 @@ TEST_F(ChaosRun, EpochExhaustionRefusesNamingTheLastDate) {
   EXPECT_NE(r.analysis.refusal_messages.at("epoch_exhausted").find("2080-07-10T17:30:30.208Z"),
             std::string::npos);
   EXPECT_EQ(r.analysis.wrapped_ids, 0u);
-  EXPECT_TRUE(r.verdict.promise_kept);
+  EXPECT_TRUE(r.verdict.promise_kept) << r.verdict.summary;
 }
 
 TEST_F(ChaosRun, WorkerCollisionDuplicatesAcrossNodesAndIsCaught) {
@@ -97,7 +97,7 @@ TEST_F(ChaosRun, WorkerCollisionDuplicatesAcrossNodesAndIsCaught) {
   EXPECT_GT(r.analysis.duplicates_across_nodes, 0u);
   EXPECT_EQ(r.analysis.duplicates_within_process, 0u);
   EXPECT_TRUE(r.verdict.caught);
-  EXPECT_TRUE(r.verdict.promise_kept);
+  EXPECT_TRUE(r.verdict.promise_kept) << r.verdict.summary;
 }
 
 TEST_F(ChaosRun, RestartDuringRegressionDuplicatesWithoutPersistAndNotWithIt) {
