@@ -9,6 +9,9 @@
 //                                             the harness's floors (generators/reference.hpp),
 //                                             registered before the variants: each variant's
 //                                             cost above them is in its counters (report.hpp)
+//   floor/clock-once+mutex/threads:<T>, floor/clock-once+cas/threads:<T>
+//                                             the clock-once floor plus one std::mutex / one
+//                                             compare-exchange: the floors under mutex and cas
 //   reference/clock-under-lock-mutex/<layout>/threads:<T>
 //                                             Twitter's original mutex shape: bench-only, a
 //                                             reference line beside `mutex` (generate mode)

@@ -115,6 +115,21 @@ class TargetsTest(unittest.TestCase):
             _, text, ok = row(judge(None, doc)[0], "thread-local, 1 thread, wide")
             self.assertEqual(ok, want, text)
 
+    def test_the_commit_floor_is_shown_beside_the_target_and_does_not_judge_it(self):
+        plant(self.after, "floor/clock-once/threads:1", ns_per_id=40.0)
+        plant(self.after, "generate/mutex/wide/threads:1", ns_per_id=60.0)
+        _, text, ok = row(judge(None, self.after)[0], "mutex, 1 thread, wide")
+        self.assertNotIn("clock-once+mutex", text)  # the fixture's binary had no such floor
+        for b in copy.deepcopy(rows_of(self.after, "floor/clock-once/threads:1")):
+            for key in ("name", "run_name"):
+                if key in b:
+                    b[key] = b[key].replace("floor/clock-once/", "floor/clock-once+mutex/")
+            b["ns_per_id"] = 44.0
+            self.after["benchmarks"].append(b)
+        _, text, ok_with = row(judge(None, self.after)[0], "mutex, 1 thread, wide")
+        self.assertIn("floor/clock-once+mutex 44.0 ns = 1.10 ×", text)
+        self.assertEqual((ok, ok_with), (False, False))
+
     def test_without_a_floor_the_floor_target_is_missing_and_the_exit_status_says_so(self):
         self.after["benchmarks"] = [b for b in self.after["benchmarks"]
                                     if not b["name"].startswith("floor/")]

@@ -8,6 +8,11 @@
 //                             ID (loop, virtual call, Id).
 //   make_clock_once_floor     reads the clock once and returns the reading: the floor under any
 //                             design that reads the clock once per ID.
+//   make_clock_once_lock_floor
+//                             that, then one std::mutex held around a store of the reading:
+//                             the floor under a design that commits under one mutex (mutex).
+//   make_clock_once_cas_floor that, then one compare-exchange of a shared word for the
+//                             reading: the floor under a design that commits by one CAS (cas).
 //   make_clock_under_lock_mutex
 //                             Twitter's original shape (2010): one lock around the whole of
 //                             nextId(), the clock read inside it, so every caller queues
@@ -24,6 +29,8 @@ namespace idbench {
 
 std::unique_ptr<Generator> make_no_clock_floor(const GeneratorOptions& opts);
 std::unique_ptr<Generator> make_clock_once_floor(const GeneratorOptions& opts);
+std::unique_ptr<Generator> make_clock_once_lock_floor(const GeneratorOptions& opts);
+std::unique_ptr<Generator> make_clock_once_cas_floor(const GeneratorOptions& opts);
 std::unique_ptr<Generator> make_clock_under_lock_mutex(const GeneratorOptions& opts);
 
 }  // namespace idbench

@@ -122,6 +122,10 @@ FLOOR_LINES = {
                  dict(color="#555555", ls=(0, (1, 1)), marker="^")),
     "clock-once": ("floor: one clock read per ID (harness + clock)",
                    dict(color="#555555", ls="-.", marker="v")),
+    "clock-once+mutex": ("floor: one clock read and one std::mutex per ID (under mutex)",
+                         dict(color="#888888", ls="-.", marker="1")),
+    "clock-once+cas": ("floor: one clock read and one compare-exchange per ID (under cas)",
+                       dict(color="#888888", ls="-.", marker="2")),
 }
 REFERENCE_LINES = {
     "clock-under-lock-mutex": ("reference: Twitter's original mutex (clock read under the lock)",

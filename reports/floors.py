@@ -1,12 +1,13 @@
 """floors.py — the harness's floors in the report: what one ID costs each variant's thread, and
 how much of that is above the floors the bench measured in the same run.
 
-idbench-bench (bench/register.hpp) times two floors through the variants' own interface, clock
-and loop: floor/no-clock (the harness's own cost per ID: loop, virtual call, Id) and
-floor/clock-once (that plus one wall-clock read), and writes on every generate/ and reference/
-entry its ns_per_id (threads × wall span ÷ IDs) and its cost above each floor's median
-(above_no_clock_ns, above_clock_once_ns). What is above the clock-once floor is the design's
-own cost; what is between the floors is the clock.
+idbench-bench (bench/register.hpp) times floors through the variants' own interface, clock and
+loop: floor/no-clock (the harness's own cost per ID: loop, virtual call, Id), floor/clock-once
+(that plus one wall-clock read), and floor/clock-once+mutex and floor/clock-once+cas (that plus
+one std::mutex or one compare-exchange: the floors under mutex and cas). It writes on every
+generate/ and reference/ entry its ns_per_id (threads × wall span ÷ IDs) and its cost above the
+first two floors' medians (above_no_clock_ns, above_clock_once_ns). What is above the
+clock-once floor is the design's own cost; what is between the floors is the clock.
 
 Thread safety: plain functions; nothing is shared.
 """
@@ -16,7 +17,9 @@ import units as u
 from document import Table
 from inputs import Bench, BenchRun
 
-FLOOR_NAMES = {"no-clock": "floor: no clock read", "clock-once": "floor: one clock read"}
+FLOOR_NAMES = {"no-clock": "floor: no clock read", "clock-once": "floor: one clock read",
+               "clock-once+mutex": "floor: one clock read + one std::mutex",
+               "clock-once+cas": "floor: one clock read + one compare-exchange"}
 
 
 def _above(x: float | None) -> str:
