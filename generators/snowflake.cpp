@@ -89,8 +89,8 @@ TickState initial_state(const GeneratorOptions& opts, const SequenceSpace& space
   return s;
 }
 
-void store_new_generation(GenerationStore& store, std::uint64_t node, const Generations& before,
-                          const Generations& after) {
+void store_new_generation(GenerationStore& store, std::uint64_t node, Generations before,
+                          Generations after) {
   // `high` alone moves with every new tick and is bounded by the mark; only a new generation
   // or lap must be durable before an ID carries it.
   if (before.gen == after.gen && before.lap_first == after.lap_first &&
