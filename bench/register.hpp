@@ -9,9 +9,10 @@
 //                                             the harness's floors (generators/reference.hpp),
 //                                             registered before the variants: each variant's
 //                                             cost above them is in its counters (report.hpp)
-//   floor/clock-once+mutex/threads:<T>, floor/clock-once+cas/threads:<T>
-//                                             the clock-once floor plus one std::mutex / one
-//                                             compare-exchange: the floors under mutex and cas
+//   floor/clock-once+mutex/threads:1, floor/clock-once+cas/threads:1
+//                                             the clock-once floor plus one uncontended
+//                                             std::mutex / compare-exchange: the floors under
+//                                             mutex and cas (1 thread only: register.cpp)
 //   reference/clock-under-lock-mutex/<layout>/threads:<T>
 //                                             Twitter's original mutex shape: bench-only, a
 //                                             reference line beside `mutex` (generate mode)

@@ -122,9 +122,9 @@ FLOOR_LINES = {
                  dict(color="#555555", ls=(0, (1, 1)), marker="^")),
     "clock-once": ("floor: one clock read per ID (harness + clock)",
                    dict(color="#555555", ls="-.", marker="v")),
-    "clock-once+mutex": ("floor: one clock read and one std::mutex per ID (under mutex)",
+    "clock-once+mutex": ("floor, 1 thread: one clock read + one std::mutex (under mutex)",
                          dict(color="#888888", ls="-.", marker="1")),
-    "clock-once+cas": ("floor: one clock read and one compare-exchange per ID (under cas)",
+    "clock-once+cas": ("floor, 1 thread: one clock read + one compare-exchange (under cas)",
                        dict(color="#888888", ls="-.", marker="2")),
 }
 REFERENCE_LINES = {

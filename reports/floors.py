@@ -4,7 +4,8 @@ how much of that is above the floors the bench measured in the same run.
 idbench-bench (bench/register.hpp) times floors through the variants' own interface, clock and
 loop: floor/no-clock (the harness's own cost per ID: loop, virtual call, Id), floor/clock-once
 (that plus one wall-clock read), and floor/clock-once+mutex and floor/clock-once+cas (that plus
-one std::mutex or one compare-exchange: the floors under mutex and cas). It writes on every
+one uncontended std::mutex or compare-exchange, at 1 thread only: the floors under mutex and
+cas). It writes on every
 generate/ and reference/ entry its ns_per_id (threads × wall span ÷ IDs) and its cost above the
 first two floors' medians (above_no_clock_ns, above_clock_once_ns). What is above the
 clock-once floor is the design's own cost; what is between the floors is the clock.
