@@ -123,9 +123,9 @@ FLOOR_LINES = {
     "clock-once": ("floor: one clock read per ID (harness + clock)",
                    dict(color="#555555", ls="-.", marker="v")),
     "clock-once+mutex": ("floor, 1 thread: one clock read + one std::mutex (under mutex)",
-                         dict(color="#888888", ls="-.", marker="1")),
+                         dict(color="#666666", ls="-.", marker="D")),
     "clock-once+cas": ("floor, 1 thread: one clock read + one compare-exchange (under cas)",
-                       dict(color="#888888", ls="-.", marker="2")),
+                       dict(color="#666666", ls="-.", marker="P")),
 }
 REFERENCE_LINES = {
     "clock-under-lock-mutex": ("reference: Twitter's original mutex (clock read under the lock)",
