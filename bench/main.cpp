@@ -28,8 +28,8 @@ constexpr const char* kUsage =
     "  --idbench_layouts=twitter,wide   layouts of the generate/ and load/ benchmarks\n"
     "  --idbench_threads=1,2,4,8        thread counts of generate/, load/, baseline/fetch_add\n"
     "  --idbench_load_rate=1000000      total offered rate of load/ benchmarks, IDs/s\n"
-    "The JSON context records the commit (plumbing/run_context.hpp: git at run time, or\n"
-    "IDBENCH_COMMIT / IDBENCH_DIRTY) and every variant's description.\n";
+    "The JSON context records the commit (plumbing/run_context.hpp: the one this build\n"
+    "compiled, or IDBENCH_COMMIT / IDBENCH_DIRTY) and every variant's description.\n";
 
 struct Flags {
   std::string layouts = "twitter,wide";

@@ -5,20 +5,16 @@
 
 #include <cctype>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
-#include <optional>
 #include <string_view>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
 // Set by plumbing/CMakeLists.txt; the fallbacks keep a stray build of this file honest.
-#ifndef IDBENCH_SOURCE_DIR
-#define IDBENCH_SOURCE_DIR ""
-#endif
 #ifndef IDBENCH_BUILD_TYPE
 #define IDBENCH_BUILD_TYPE "unknown"
 #endif
@@ -42,33 +38,6 @@ std::string trim(std::string s) {
   std::size_t i = 0;
   while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
   return s.substr(i);
-}
-
-// Quotes `s` for /bin/sh: inside single quotes only the quote itself needs care.
-std::string sh_quote(std::string_view s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// stdout of `git -C dir args`, or nullopt when git fails or is missing.
-std::optional<std::string> git(const std::string& dir, const std::string& args) {
-  const std::string cmd = fmt::format("git -C {} {} 2>/dev/null", sh_quote(dir), args);
-  std::FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return std::nullopt;
-  std::string out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  if (::pclose(p) != 0) return std::nullopt;
-  return out;
-}
-
-bool is_sha(std::string_view s) {
-  if (s.size() != 40) return false;
-  for (char c : s)
-    if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
-  return true;
 }
 
 bool truthy(std::string v) {
@@ -107,7 +76,7 @@ std::string utc_now() {
 
 RunContext collect() {
   RunContext c;
-  const CommitInfo commit = commit_of(IDBENCH_SOURCE_DIR);
+  const CommitInfo commit = commit_of(built_commit());
   c.commit = commit.commit;
   c.dirty = commit.dirty;
   c.build_type = IDBENCH_BUILD_TYPE;
@@ -131,10 +100,15 @@ RunContext collect() {
 
 }  // namespace
 
-CommitInfo commit_of(const std::string& source_dir) {
-  CommitInfo info;
+// The default for programs that do not link the build's answer (idbench_build_commit defines
+// the strong one). Weak, so never inlined: the linker decides.
+[[gnu::weak]] CommitInfo built_commit() { return {}; }
+
+CommitInfo commit_of(CommitInfo built) {
+  CommitInfo info = std::move(built);
   std::string commit = trim(env("IDBENCH_COMMIT"));
   if (!commit.empty()) {
+    info.dirty = false;
     // The spellings the scripts used before the marker became a boolean.
     for (std::string_view suffix : {"-dirty", "+dirty"}) {
       if (commit.size() > suffix.size() && commit.ends_with(suffix)) {
@@ -143,13 +117,6 @@ CommitInfo commit_of(const std::string& source_dir) {
       }
     }
     info.commit = commit;
-  } else if (!source_dir.empty()) {
-    const auto head = git(source_dir, "rev-parse --verify HEAD");
-    if (head && is_sha(trim(*head))) {
-      info.commit = trim(*head);
-      const auto status = git(source_dir, "status --porcelain --untracked-files=no");
-      info.dirty = !status || !trim(*status).empty();  // unsure means dirty
-    }
   }
   const std::string dirty = trim(env("IDBENCH_DIRTY"));
   if (!dirty.empty()) info.dirty = truthy(dirty);

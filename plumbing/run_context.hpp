@@ -9,9 +9,13 @@
 //    "started_utc": "2026-12-01T14:00:00Z", "load_avg_1m": 0.12,
 //    "clock_source": "tsc"}
 //
-// The commit comes from `git rev-parse HEAD` and `git status --porcelain --untracked-files=no`
-// in the source tree idbench was built from, asked at run time (a configure-time answer goes
-// stale at the next commit; so would one baked in at build time when nothing is rebuilt).
+// The commit is the one the binary was built from: every build asks `git rev-parse HEAD` and
+// `git status --porcelain --untracked-files=no` in the source tree and compiles the answer
+// into the programs that write results (build_commit.cmake; rewritten only when it changes, so
+// an unchanged commit rebuilds nothing). Asked at run time instead, a binary kept from an old
+// build, or run where GIT_DIR names another repository, would report a commit it was not built
+// from. `dirty` says that tracked files differed from the commit when it was built. A program
+// without the build's answer (a test) reports "unknown".
 // IDBENCH_COMMIT / IDBENCH_DIRTY override it when set, e.g. by a CI job building from a
 // tarball. IDBENCH_DIRTY is a boolean: 1/true/yes or 0/false/no (any other non-empty value
 // counts as dirty: unsure means dirty). The old spellings "<sha>-dirty" / "<sha>+dirty" in
@@ -40,13 +44,15 @@ struct RunContext {
 const RunContext& current_run_context();
 nlohmann::json to_json(const RunContext& c);
 
-// The commit and dirty marker of `source_dir` (IDBENCH_COMMIT / IDBENCH_DIRTY first, as above);
-// {"unknown", false} when neither the environment nor git can tell. current_run_context()
-// asks this for the source tree idbench was built from. Exposed for tests.
 struct CommitInfo {
   std::string commit = "unknown";
   bool dirty = false;
 };
-CommitInfo commit_of(const std::string& source_dir);
+// What the build compiled: defined by the file build_commit.cmake writes, linked into idbench,
+// idbench-bench and idbench-icount (target idbench_build_commit); {"unknown", false} elsewhere.
+CommitInfo built_commit();
+// `built` with IDBENCH_COMMIT / IDBENCH_DIRTY applied (as above). current_run_context() asks
+// this of built_commit(). Exposed for tests.
+CommitInfo commit_of(CommitInfo built);
 
 }  // namespace idbench::plumbing
