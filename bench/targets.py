@@ -4,9 +4,13 @@
     python3 bench/targets.py AFTER.json                 # the targets of one run
     python3 bench/targets.py BEFORE.json AFTER.json     # before/after, as the issue asks
 
-Each file is idbench-bench JSON (--benchmark_out); /work/scratch/target_bench.sh-style runs
-(--benchmark_repetitions=9) give medians: a benchmark's "median" aggregate row is read when
-the file has one, else its single run. Throughput is `ids_per_s_wall` (IDs ÷ wall span over
+Each file is idbench-bench JSON (--benchmark_out). `bench/run_bench.sh build/bin OUT --full
+--no-real` gives medians of 9 repetitions; so does idbench-bench alone, on the benchmarks the
+table reads only:
+    build/bin/idbench-bench --benchmark_repetitions=9 --benchmark_min_time=0.3 \
+      --benchmark_filter='^(baseline/(clock_gettime|boost_random)|floor/.*|generate/(mutex|cas|thread-local|uuidv7)/(wide|twitter)/threads:.*)$' \
+      --benchmark_out=OUT.json
+A benchmark's "median" aggregate row is read when the file has one, else its single run. Throughput is `ids_per_s_wall` (IDs ÷ wall span over
 all threads, on the TSC); cost per ID is `ns_per_id` (threads × wall span ÷ IDs), or
 threads × 1e9 ÷ ids_per_s_wall for a file written before that counter existed. A BEFORE file
 from a binary without floors shows "n/a" where a floor is needed. The result column judges
