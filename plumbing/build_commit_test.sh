@@ -13,11 +13,13 @@ git -C "$tmp" init -q other && git -C "$tmp/other" -c user.email=t@t -c user.nam
   commit -q --allow-empty -m other || { echo "SKIP: git cannot make a repository"; exit 0; }
 other=$(git -C "$tmp/other" rev-parse HEAD)
 
-own=$(env -u IDBENCH_COMMIT -u IDBENCH_DIRTY "$idbench" locality --synthetic sequential --rows 1000 --json |
-  /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["context"]["commit"])')
-seen=$(env -u IDBENCH_COMMIT -u IDBENCH_DIRTY GIT_DIR="$tmp/other/.git" GIT_WORK_TREE="$tmp/other" \
-  "$idbench" locality --synthetic sequential --rows 1000 --json |
-  /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["context"]["commit"])')
+commit_seen() {  # the commit in the run context of a small locality run, under env "$@"
+  env -u IDBENCH_COMMIT -u IDBENCH_DIRTY "$@" "$idbench" locality --synthetic sequential \
+    --rows 1000 --json | /usr/bin/python3 -c \
+    'import json, sys; print(json.load(sys.stdin)["context"]["commit"])'
+}
+own=$(commit_seen)
+seen=$(commit_seen GIT_DIR="$tmp/other/.git" GIT_WORK_TREE="$tmp/other")
 if [ "$seen" = "$other" ]; then
   echo "FAIL: the run context took the commit of the repository git found at run time ($other)"
   failures=$((failures + 1))
@@ -27,8 +29,7 @@ if [ "$seen" != "$own" ]; then
   failures=$((failures + 1))
 fi
 # The environment's override still wins (a CI job building from a tarball).
-forced=$(IDBENCH_COMMIT=abc123 "$idbench" locality --synthetic sequential --rows 1000 --json |
-  /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["context"]["commit"])')
+forced=$(commit_seen IDBENCH_COMMIT=abc123)
 [ "$forced" = abc123 ] || { echo "FAIL: IDBENCH_COMMIT=abc123 gave '$forced'"; failures=$((failures + 1)); }
 
 [ "$failures" -eq 0 ] && echo "build_commit_test: ok"
