@@ -20,7 +20,7 @@ namespace idbench::coord {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr std::int64_t kMsNs = 1'000'000;
+using plumbing::kMsNs;
 constexpr std::int64_t kReadyTimeoutNs = 15'000 * kMsNs;
 
 bool fits(const Variant& v) {

@@ -20,7 +20,7 @@ namespace idbench::coord {
 
 namespace {
 
-constexpr std::int64_t kMsNs = 1'000'000;
+using plumbing::kMsNs;
 // The act the injected pause precedes: the batches of this many ms, issued on one check (a
 // block of IDs handed out at once), so that the zombie meets its id's new owner in some tick.
 constexpr int kHookActMs = 10;

@@ -8,7 +8,7 @@
 namespace idbench::coord {
 
 namespace {
-constexpr std::int64_t kMsNs = 1'000'000;
+using plumbing::kMsNs;
 }
 
 WorkerLease::WorkerLease(LeaseOptions options)

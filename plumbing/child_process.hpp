@@ -51,6 +51,8 @@ namespace idbench::plumbing {
 
 // CLOCK_MONOTONIC in ns.
 std::int64_t monotonic_ns();
+// Nanoseconds per millisecond, for deadlines in monotonic_ns() given in ms.
+inline constexpr std::int64_t kMsNs = 1'000'000;
 
 // An OS user to run a child as (PostgreSQL refuses to run as root).
 struct RunAs {

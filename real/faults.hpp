@@ -84,6 +84,10 @@ struct FaultEvent {
 
 // Everything one scenario measured. Pure data: analyse_faults() turns it into figures.
 struct FaultRecords {
+  // ms from the part's start to true time `true_ns`, as reports and verdicts show times.
+  double ms_since_start(std::int64_t true_ns) const {
+    return static_cast<double>(true_ns - start_true_ns) / 1e6;
+  }
   std::int64_t start_true_ns = 0;
   std::int64_t start_mono_ns = 0;
   std::int64_t stop_mono_ns = 0;

@@ -11,10 +11,6 @@ namespace {
 
 constexpr std::int64_t kForever = std::numeric_limits<std::int64_t>::max();
 
-double ms_since(const FaultRecords& r, std::int64_t t) {
-  return static_cast<double>(t - r.start_true_ns) / 1e6;
-}
-
 FaultVerdict verdict(std::string name, bool passed, std::string evidence) {
   return FaultVerdict{std::move(name), passed, std::move(evidence), {}};
 }
@@ -50,7 +46,7 @@ bool probes_show(const FaultRecords& r, std::int64_t from_ns, double expected_ms
   bool any = false, all = true;
   for (const ClockProbe& p : r.probes) {
     text += fmt::format("{}{:+.0f} ms at {:.0f} ms", text.empty() ? "" : ", ",
-                        p.server_minus_true_ms, ms_since(r, p.true_ns));
+                        p.server_minus_true_ms, r.ms_since_start(p.true_ns));
     if (p.true_ns < from_ns) continue;
     any = true;
     all = all && p.server_minus_true_ms <= -expected_ms / 2;

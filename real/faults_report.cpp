@@ -7,10 +7,6 @@
 namespace idbench::real {
 namespace {
 
-double ms_since(const FaultRecords& r, std::int64_t t) {
-  return static_cast<double>(t - r.start_true_ns) / 1e6;
-}
-
 nlohmann::ordered_json verdict_json(const FaultVerdict& v) {
   return {{"verdict", v.verdict},
           {"passed", v.passed},
@@ -62,11 +58,11 @@ nlohmann::ordered_json timeline_json(const FaultFigures& f) {
 nlohmann::ordered_json part_json(const FaultPart& p) {
   nlohmann::ordered_json events = nlohmann::ordered_json::array();
   for (const FaultEvent& e : p.records.events) {
-    events.push_back({{"t_ms", ms_since(p.records, e.true_ns)}, {"what", e.what}});
+    events.push_back({{"t_ms", p.records.ms_since_start(e.true_ns)}, {"what", e.what}});
   }
   nlohmann::ordered_json probes = nlohmann::ordered_json::array();
   for (const ClockProbe& c : p.records.probes) {
-    probes.push_back({{"t_ms", ms_since(p.records, c.true_ns)},
+    probes.push_back({{"t_ms", p.records.ms_since_start(c.true_ns)},
                       {"server_minus_true_ms", c.server_minus_true_ms}});
   }
   return {{"system", p.system},
