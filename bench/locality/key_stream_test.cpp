@@ -12,6 +12,7 @@
 
 #include "generators/errors.hpp"
 #include "generators/registry.hpp"
+#include "plumbing/temp_dir.hpp"
 
 namespace idbench::locality {
 namespace {
@@ -130,14 +131,15 @@ TEST(KeyStream, PoissonArrivalIsSeededJitteredAndKeepsTheMeanRate) {
 }
 
 TEST(KeyStream, FileOfDecimalsAndOfUuids) {
-  const std::string dec = ::testing::TempDir() + "/dec.txt";
+  const plumbing::TempDir tmp("idbench-key-stream-test");
+  const std::string dec = tmp.path() + "/dec.txt";
   std::ofstream(dec) << "3\n1\n2\n";
   StreamSpec s;
   s.keys_file = dec;
   auto k = build_stream(s);
   EXPECT_EQ(k.width, IdWidth::bits64);
   EXPECT_EQ(k.keys.size(), 3u);
-  const std::string uu = ::testing::TempDir() + "/uu.txt";
+  const std::string uu = tmp.path() + "/uu.txt";
   std::ofstream(uu) << "0190a0e0-0000-7000-8000-000000000001\n0190a0e0000070008000000000000002\n";
   s.keys_file = uu;
   k = build_stream(s);
@@ -146,7 +148,8 @@ TEST(KeyStream, FileOfDecimalsAndOfUuids) {
 }
 
 TEST(KeyStream, MalformedLineNamesItsNumber) {
-  const std::string bad = ::testing::TempDir() + "/bad.txt";
+  const plumbing::TempDir tmp("idbench-key-stream-test");
+  const std::string bad = tmp.path() + "/bad.txt";
   std::ofstream(bad) << "1\nabc\n";
   StreamSpec s;
   s.keys_file = bad;
@@ -286,7 +289,8 @@ TEST(KeyStream, AKeysDirectoryIsNamedAsSuch) {
 }
 
 TEST(KeyStream, ABinaryLineIsShownEscapedOnOneLine) {
-  const std::string bad = ::testing::TempDir() + "/binary.txt";
+  const plumbing::TempDir tmp("idbench-key-stream-test");
+  const std::string bad = tmp.path() + "/binary.txt";
   std::ofstream(bad) << "12\n\x1b[2J\x01\xff" << std::string(200, 'x') << "\n";
   StreamSpec s;
   s.keys_file = bad;

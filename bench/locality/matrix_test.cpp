@@ -13,6 +13,7 @@
 #include "generators/registry.hpp"
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/child_process.hpp"
+#include "plumbing/temp_dir.hpp"
 
 namespace idbench::locality {
 namespace {
@@ -89,7 +90,8 @@ nlohmann::json read_json(const std::string& path) {
 }
 
 TEST(LocalityMatrix, WritesTheJsonTheReportReads) {
-  const std::string path = ::testing::TempDir() + "/locality-matrix.json";
+  const plumbing::TempDir tmp("idbench-locality-matrix-test");
+  const std::string path = tmp.path() + "/locality-matrix.json";
   MatrixOptions o;
   o.rows = 2000;
   o.validate = false;
@@ -154,8 +156,8 @@ class TermOnThirdRun : public std::stringbuf {
 // beside --out. A signal now stops the matrix between writes: the JSON holds the finished runs,
 // nothing else is left in the directory, and the command unwinds with Interrupted (exit 130).
 TEST(LocalityMatrixDeathTest, ASignalStopsBetweenWritesAndLeavesOnlyTheJson) {
-  const std::string dir = ::testing::TempDir() + "/locality-matrix-int";
-  std::filesystem::remove_all(dir);
+  const plumbing::TempDir tmp("idbench-locality-matrix-test");
+  const std::string dir = tmp.path() + "/locality-matrix-int";
   std::filesystem::create_directories(dir);
   const std::string path = dir + "/m.json";
   EXPECT_EXIT(

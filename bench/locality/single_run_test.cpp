@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "plumbing/atomic_file.hpp"
+#include "plumbing/temp_dir.hpp"
 
 namespace idbench::locality {
 namespace {
@@ -21,7 +22,8 @@ RunSpec sequential(std::uint64_t rows, std::string dump) {
 }
 
 TEST(SingleRun, DumpedKeysReplayToTheSameMetrics) {
-  const std::string path = ::testing::TempDir() + "/dumped.txt";
+  const plumbing::TempDir tmp("idbench-single-run-test");
+  const std::string path = tmp.path() + "/dumped.txt";
   const RunResult direct = run_locality(sequential(10'000, path));
   std::ifstream in(path);
   std::stringstream text;
