@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# docs/gate-ci.sh — the regression gate for any CI system (issue 13): the same job as
+# docs/gate-ci.sh — the regression gate for any CI system: the same job as
 # docs/gate-github-actions.yml, as a script.
 #
 #   docs/gate-ci.sh BASE NEW [SUMMARY_FILE]
