@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# adapters_test.sh — the shipped adapters speak the exec line protocol (README, "Adapters"):
+# adapters_test.sh — the shipped adapters speak the exec line protocol (docs/exec-protocol.md, "Adapters"):
 # a request "N\n" gets N well-formed IDs of the adapter's form, EOF exits 0, bad usage exits 2
 # with one line, the launcher execs (no wrapper remains), the Snowflake adapter carries
 # IDBENCH_NODE_ID in its node field.
@@ -19,7 +19,7 @@ ok() { echo "ok: $*"; }
 
 uuid_re='^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
 # expect_ids RUNTIME NAME REGEX: "3\n1\n" gives 4 lines of REGEX, exit 0, then 4 x 1000 IDs
-# with no duplicate (4000 < 4096: the Snowflake adapter's 12-bit increment cannot wrap, see README).
+# with no duplicate (4000 < 4096: the Snowflake adapter's 12-bit increment cannot wrap, see docs/exec-protocol.md).
 expect_ids() {
   local runtime=$1 name=$2 re=$3 rc
   printf '3\n1\n' | "$adapter" "$runtime" "$name" >"$tmp/out" 2>"$tmp/err"
@@ -125,9 +125,9 @@ case "$part" in
     [ $((now_ms - ulid_ms)) -ge 0 ] && [ $((now_ms - ulid_ms)) -lt 60000 ] &&
       ok "node ulid: top 48 bits are the Unix ms" || fail "node ulid: top 48 bits $ulid_ms, now $now_ms"
     expect_execs node uuid-v7 node
-    # What README "Adapters" says of the packages' own code (wrap, overflow, clock back).
+    # What docs/exec-protocol.md "Adapters" says of the packages' own code (wrap, overflow, clock back).
     node "$here/node/facts_test.js" >"$tmp/out" 2>"$tmp/err" && ok "node: the pinned packages' facts hold" ||
-      { fail "node: a README fact about the pinned packages no longer holds"; cat "$tmp/out"; }
+      { fail "node: a documented fact about the pinned packages no longer holds"; cat "$tmp/out"; }
     ;;
   *)
     echo "usage: adapters_test.sh IDBENCH launcher|python|node" >&2

@@ -1,5 +1,5 @@
 // icount.cpp — idbench-icount: instructions per ID of every variant's single-thread next(),
-// a cost that does not move between runs of the same code (issue 13).
+// a cost that does not move between runs of the same code.
 //
 //   valgrind --tool=callgrind --collect-atstart=no idbench-icount [--calls N] [--variant V]...
 //   idbench-icount --method perf [--calls N]       # hardware counter, where the kernel allows

@@ -1,4 +1,4 @@
-// plant.hpp — a planted slowdown, to measure what the regression gate catches (issue 13).
+// plant.hpp — a planted slowdown, to measure what the regression gate catches.
 //
 // Off in every normal build. Configure with
 //     cmake -DIDBENCH_PLANT_VARIANT=<variant> -DIDBENCH_PLANT_LOOPS=<n> ...

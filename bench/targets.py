@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""targets.py — the acceptance table of issue 16: every bench target, before and after, PASS/FAIL.
+"""targets.py — the performance acceptance table: every bench target, before and after, PASS/FAIL.
 
     python3 bench/targets.py AFTER.json                 # the targets of one run
-    python3 bench/targets.py BEFORE.json AFTER.json     # before/after, as the issue asks
+    python3 bench/targets.py BEFORE.json AFTER.json     # before/after: speedups need both
 
 Each file is idbench-bench JSON (--benchmark_out). `bench/run_bench.sh build/bin OUT --full
 --no-real` gives medians of 9 repetitions; so does idbench-bench alone, on the benchmarks the
@@ -17,7 +17,7 @@ from a binary without floors shows "n/a" where a floor is needed. The result col
 AFTER (against BEFORE where the target says so); exit status 1 when a target fails or is
 missing, 2 on bad input. Standard library only.
 
-The issue's targets name the variants they are about (mutex, cas, thread-local, uuidv7): so do
+The targets name the variants they are about (mutex, cas, thread-local, uuidv7): so do
 the constants below, and a variant absent from a file shows as "missing". The locality target
 (3 M rows/s) is `idbench locality`'s, not the bench's: the table says so and leaves it out.
 """
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from bench_table import json_of, load_rows
 
-# The issue-16 targets' variants and layouts.
+# The targets' variants and layouts.
 SHARED_STATE = ("mutex", "cas", "thread-local")  # the 1-thread floor and the cap targets
 WIDE, TWITTER = "wide", "twitter"
 TIME_UUID = "uuidv7"
@@ -208,7 +208,7 @@ def never_above_cap(s):
 
 
 def targets(before, after):
-    """Every issue-16 target of the bench, in the issue's order."""
+    """Every target of the bench, in table order."""
     rows = [per_side(*floor_target(v), before, after) for v in SHARED_STATE]
     rows += [speedup_row("cas", 1.8, before, after), speedup_row("mutex", 1.5, before, after),
              per_side(f"cas > mutex, 2 threads, {WIDE}", cas_beats_mutex, before, after)]

@@ -1,11 +1,11 @@
 #!/usr/bin/python3
-"""targets_test.py — targets.py judges issue 16's targets from medians, reads floors where a
+"""targets_test.py — targets.py judges the bench targets from medians, reads floors where a
 file has them and says "n/a" where it does not, and catches planted misses.
 
     /usr/bin/python3 bench/targets_test.py
 
 The fixtures are real runs, trimmed (reports/testdata/README.md): bench_before_issue16.json from
-the binary before issue 16 (9 repetitions, no floors), bench_floors.json from one with floors
+an older binary (9 repetitions, no floors), bench_floors.json from one with floors
 (3 repetitions). Each test plants the figures it judges; nothing asserts the machine's speed.
 """
 import contextlib

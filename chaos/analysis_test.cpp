@@ -271,7 +271,7 @@ TEST(Judge, ExhaustionMustRefuseNamingTheLastDate) {
   EXPECT_FALSE(judge(with_duplicates(0, 0, 0), setup("refuse", exhausts, false, last)).promise_kept);
 }
 
-// Issue 9 #19: a node that issued nothing (cas refusing a bad mark for the whole run) made
+// A node that issued nothing (cas refusing a bad mark for the whole run) once made
 // the cell "kept" with availability 50 %. Nothing issued is no evidence, and fails.
 TEST(Judge, ANodeThatIssuedNothingIsNoEvidenceAndFails) {
   Analysis a = with_duplicates(0, 0, 0);
@@ -284,7 +284,7 @@ TEST(Judge, ANodeThatIssuedNothingIsNoEvidenceAndFails) {
   EXPECT_EQ(v.summary, "no evidence: node 1 issued no ID");
 }
 
-// Issue 9 #20: a passing verdict needs IDs before and after every fault, from every node.
+// A passing verdict needs IDs before and after every fault, from every node.
 TEST(Judge, IdsMustBeIssuedBeforeAndAfterEveryFault) {
   VerdictSetup s = setup("refuse", {.steps_back = true});
   s.faults = {{kStart + 400 * kMs, "NTP steps every clock back 200 ms"}};

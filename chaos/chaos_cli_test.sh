@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end test of the `chaos` command line: --list, bad input, the JSON keys the issue
-# names, and the exit statuses (0 kept, 1 broken, 2 bad input). Usage: chaos_cli_test.sh BIN
+# End-to-end test of the `chaos` command line: --list, bad input, the JSON keys every
+# run reports, and the exit statuses (0 kept, 1 broken, 2 bad input). Usage: chaos_cli_test.sh BIN
 set -euo pipefail
 bin=$1
 tmp=$(mktemp -d)
@@ -49,7 +49,7 @@ expect_status 0 "$bin" chaos --scenario ntp-step-back --variant cas --policy uns
 [ "$(json_number duplicates "$tmp/out")" -gt 0 ] || fail "unsafe produced no duplicates"
 grep -q '"caught": true' "$tmp/out" || fail "unsafe's duplicates not caught"
 
-# Issue 14, clock-sequence (DCE 1994): through all three steps a new clock sequence (UUIDv6)
+# clock-sequence (DCE 1994): through all three steps a new clock sequence (UUIDv6)
 # or generation (2 gen bits of a Snowflake layout) per step: no refusal, no duplicate.
 for run in "--variant uuidv6" \
            "--variant mutex --layout ts=41,node=8,gen=2,seq=12,epoch=1288834974657"; do
@@ -67,7 +67,7 @@ expect_status 0 "$bin" chaos --scenario leap-second --variant uuidv7 --policy wa
 grep -q '"timeline"' "$tmp/timeline.json" || fail "no timeline written"
 grep -q '"reference_start_utc": "2016-12-31T23:59:59.600Z"' "$tmp/timeline.json" ||
   fail "leap-second timeline does not start at 23:59:59.600 (scale 0.2)"
-# Issue 9: every bad input is ONE line on stderr and exit 2, and leaves nothing behind. Runs
+# Every bad input is ONE line on stderr and exit 2, and leaves nothing behind. Runs
 # get a private TMPDIR, so a run directory left behind would show there.
 export TMPDIR=$tmp/t
 mkdir -p "$TMPDIR"
@@ -80,7 +80,7 @@ nothing_left() {
 }
 quick=(--scenario skew --variant cas --time-scale 0.2 --rate 20000 --quiet)
 
-# #20: absurd numbers are bad input, not 0 IDs and "kept": rejected while parsing.
+# Absurd numbers are bad input, not 0 IDs and "kept": rejected while parsing.
 for bad in "--time-scale 1e300" "--time-scale 1e-9" "--time-scale nan" "--rate nan" \
            "--rate inf" "--rate 1e300" "--rate -5"; do
   # shellcheck disable=SC2086
@@ -94,7 +94,7 @@ one_line 2 "$bin" chaos --matrix --out "$tmp/m.json" --time-scale ""
 one_line 2 "$bin" chaos --matrix --out "$tmp/m.json" --time-scale 1e300
 [ ! -e "$tmp/m.json" ] || fail "a rejected matrix wrote its --out"
 
-# #7: --persist or --keep that is a file, or (as an unprivileged user) read-only.
+# --persist or --keep that is a file, or (as an unprivileged user) read-only.
 touch "$tmp/file"
 one_line 2 "$bin" chaos "${quick[@]}" --persist "$tmp/file"
 grep -q "^idbench: --persist $tmp/file: not a directory$" "$tmp/err" || fail "persist file message"
@@ -120,7 +120,7 @@ if [ ${#as_user[@]} -gt 0 ] || [ "$(id -u)" != 0 ]; then
   chmod 755 "$TMPDIR"
 fi
 
-# #14: --timeline into a missing directory or a full disk: exit 2, never invalid JSON.
+# --timeline into a missing directory or a full disk: exit 2, never invalid JSON.
 one_line 2 "$bin" chaos "${quick[@]}" --timeline "$tmp/nodir/t.json"
 [ ! -e "$tmp/nodir" ] || fail "--timeline nodir/ created something"
 one_line 2 "$bin" chaos "${quick[@]}" --timeline /dev/full
@@ -130,7 +130,7 @@ nothing_left "--timeline"
 one_line 2 "$bin" chaos --matrix --quick --scenarios skew --out "$tmp/nodir/m.json"
 one_line 2 "$bin" chaos --matrix --quick --scenarios skew --out /dev/full
 
-# #19/#23: a corrupt mark is one line naming the file, its bytes escaped, never raw.
+# A corrupt mark is one line naming the file, its bytes escaped, never raw.
 mkdir -p "$tmp/marks"
 printf '1700000000000\r\n' >"$tmp/marks/node-0.hwm"
 one_line 2 "$bin" chaos --scenario restart-during-regression --variant cas --quiet \
@@ -146,7 +146,7 @@ one_line 2 "$bin" chaos --scenario restart-during-regression --variant cas --qui
 grep -q "corrupt" "$tmp/err" || fail "70 zeros accepted"
 nothing_left "a corrupt mark"
 
-# #21: worker-collision with --persist: both nodes store node 0's mark; it must run.
+# worker-collision with --persist: both nodes store node 0's mark; it must run.
 rm -rf "$tmp/marks"
 expect_status 0 "$bin" chaos --scenario worker-collision --variant cas --persist "$tmp/marks" \
   --time-scale 0.3 --rate 20000 --reserve-ms 1 --quiet

@@ -1,5 +1,5 @@
 // faketime.hpp — driving libfaketime (Debian 12: 0.9.10) from outside a process, and the
-// traps of BRIEF §3 handled in one place.
+// traps of libfaketime (the node environment below) handled in one place.
 //
 // Each node has a machine clock, modelled here as a line: fake(t) = anchor_fake +
 // rate·(t − anchor_true), t being true time. A step moves the anchor; a rate change re-anchors

@@ -1,5 +1,5 @@
 // high_water_mark.hpp — a persisted high-water mark: the one thing that keeps a restarted
-// generator from re-issuing IDs while its wall clock is behind (BRIEF §2, last paragraph).
+// generator from re-issuing IDs while its wall clock is behind.
 //
 // A restart loses the in-memory "last tick" every policy relies on; after a kill -9 and a
 // backward clock step, a fresh process issues the ticks its predecessor already used. The fix

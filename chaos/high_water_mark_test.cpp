@@ -55,7 +55,7 @@ TEST(HighWaterMark, StoreThenLoadGivesItBackAndLeavesNoTempFile) {
   EXPECT_EQ(names, std::vector<std::string>{"m"});
 }
 
-// Issue 9 #21: two nodes given one node id (worker-collision --persist) store one mark file;
+// Two nodes given one node id (worker-collision --persist) store one mark file;
 // a shared temp name `m.tmp` made one writer rename the other's file away (ENOENT).
 TEST(HighWaterMark, TwoWritersOfOneMarkNeverTripOverEachOther) {
   TempDir dir;
@@ -86,7 +86,7 @@ TEST(HighWaterMark, CorruptFileIsAnErrorNotADefault) {
   }
 }
 
-// Issue 9 #19: a file of 70 zeros was read as its first 64 bytes, a valid-looking 0; 0, a
+// A file of 70 zeros was once read as its first 64 bytes, a valid-looking 0; 0, a
 // negative mark and INT64_MAX are not marks a Clock can reach either.
 TEST(HighWaterMark, OutOfRangeOrLongMarksAreCorrupt) {
   TempDir dir;
@@ -110,7 +110,7 @@ std::string load_error(const std::string& path) {
   return "(no error)";
 }
 
-// Issue 9 #23: a CRLF mark printed a value that looked valid; a corrupt one dumped raw bytes.
+// A CRLF mark once printed a value that looked valid; a corrupt one dumped raw bytes.
 TEST(HighWaterMark, TheErrorShowsTheBytesEscapedNeverRaw) {
   TempDir dir;
   write_file(dir.file("m"), "1700000000000\r\n");

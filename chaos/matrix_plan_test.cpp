@@ -16,7 +16,7 @@ std::vector<MatrixCell> cells_of(const Variant& v, const MatrixPlan& plan) {
   return out;
 }
 
-// Issue 14: a real library that keeps its own clock sequence (libuuid-v1) gets the
+// A real library that keeps its own clock sequence (libuuid-v1) gets the
 // clock-sequence cells in the quick matrix too, so its verdict reaches the default report;
 // never with --persist, which is idbench's stable storage and not the library's.
 TEST(MatrixPlan, AnOwnClockVariantKeepingAClockSequenceHasQuickCellsWithoutPersist) {

@@ -2,7 +2,7 @@
 // intercepts the libc and vDSO entry points of a node process, never sees them.
 //
 //   true_ns()   CLOCK_REALTIME: the oracle for "when was this ID really issued". Debian's
-//               libfaketime does not intercept syscall(2) (BRIEF §3).
+//               libfaketime does not intercept syscall(2).
 //   mono_ns()   CLOCK_MONOTONIC: every duration and deadline in the harness. Never faked
 //               (nodes run with DONT_FAKE_MONOTONIC=1 as well, but the raw call does not
 //               depend on it).

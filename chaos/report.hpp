@@ -1,7 +1,7 @@
 // report.hpp — a chaos run as JSON (for `--json` and chaos.json) and as text (for a person).
 // Measuring code does not format: the driver returns a RunResult, this file renders it.
 //
-// The JSON of one run has, at least, the keys the issue names — scenario, variant, policy,
+// The JSON of one run has, at least, the keys every reader of chaos.json relies on — scenario, variant, policy,
 // nodes, ids, duplicates, order_violations, refusals, availability, max_stall_ms,
 // ksort_bound_ms, promise_kept — then the detail behind them and, with `with_timeline`, the
 // down-sampled timeline a report draws (see analysis.hpp). Every JSON document idbench chaos

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # chaos/run_chaos.sh BIN_DIR OUT_JSON [idbench chaos --matrix options...]
 #
-# The chaos matrix of issue 5: every scenario × the variants whose description asks for the
+# The chaos matrix: every scenario × the variants whose description asks for the
 # chaos matrix (`idbench list --json`, defaults.chaos) × every policy, 2 nodes × 2 threads at
 # 40 k IDs/s per node, plus restart-during-regression with a persisted high-water mark. About
 # 10 minutes on 2 cores; `--quick` (the variants marked chaos_quick, timelines halved) takes

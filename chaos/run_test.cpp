@@ -178,7 +178,7 @@ std::string error_of(const RunConfig& cfg) {
   return "(no error)";
 }
 
-// Issue 10: this used threads = 600, which the threads > 64 check rejected before the node
+// This test once used threads = 600, which the threads > 64 check rejected before the node
 // ids were ever counted. 17 nodes × 64 threads is inside both limits and needs node ids up to
 // 16·64 + 63 = 1087, beyond the twitter layout's 1023.
 TEST_F(ChaosRun, NodeIdsBeyondTheLayoutAreRefusedBeforeAnyNodeStarts) {
@@ -191,7 +191,7 @@ TEST_F(ChaosRun, NodeIdsBeyondTheLayoutAreRefusedBeforeAnyNodeStarts) {
             "17 nodes × 64 threads need node ids up to 1087, beyond twitter's last node id 1023");
 }
 
-// Issue 9 #20: these produced 0 IDs and "kept", exit 0 (or, for NaN, ran at all).
+// These once produced 0 IDs and "kept", exit 0 (or, for NaN, ran at all).
 TEST_F(ChaosRun, AbsurdRatesAndTimeScalesAreBadInput) {
   RunConfig cfg;
   cfg.scenario = "skew";
@@ -218,7 +218,7 @@ std::size_t our_temp_dirs() {
   return n;
 }
 
-// Issue 9 #7: an uncaught filesystem_error, and the run directory left behind.
+// Once an uncaught filesystem_error, and the run directory left behind.
 TEST_F(ChaosRun, APersistDirThatIsAFileIsOneClearErrorAndLeavesNothing) {
   const std::string file = (fs::temp_directory_path() / fmt::format("idbench-pf-{}", ::getpid()));
   std::ofstream(file) << "x";
@@ -236,7 +236,7 @@ TEST_F(ChaosRun, APersistDirThatIsAFileIsOneClearErrorAndLeavesNothing) {
   EXPECT_EQ(our_temp_dirs(), 0u);
 }
 
-// Issue 9 #19/#23: a corrupt mark is one clear line naming the file, before any node starts.
+// A corrupt mark is one clear line naming the file, before any node starts.
 TEST_F(ChaosRun, ACorruptMarkStopsTheRunBeforeItStarts) {
   const plumbing::TempDir marks("idbench-marks");
   const std::string dir = marks.path();
@@ -250,7 +250,7 @@ TEST_F(ChaosRun, ACorruptMarkStopsTheRunBeforeItStarts) {
   EXPECT_EQ(our_temp_dirs(), 0u);
 }
 
-// Issue 9 #21: both nodes of a worker collision store the mark of one node id; with one
+// Both nodes of a worker collision store the mark of one node id; with one
 // temp name `node-0.hwm.tmp` one renamed the other's away, and the run always failed.
 TEST_F(ChaosRun, WorkerCollisionWithPersistedMarksRuns) {
   const plumbing::TempDir marks("idbench-marks");

@@ -1,4 +1,4 @@
-// scenario.hpp — the clock faults of BRIEF §3, as data: where each node's clock starts, and a
+// scenario.hpp — the clock faults, as data: where each node's clock starts, and a
 // timeline of what happens to it. The driver (driver.hpp) plays a timeline; nothing in it is
 // specific to a variant or a policy.
 //
@@ -7,7 +7,7 @@
 //
 // Times are ms of true time since the run started. A clock step is a change of the node's
 // faked wall clock; a rate scales how fast it runs (libfaketime's "x" modifier). Every size is
-// the one the issue names (−200 ms, −1 s, −5 s; a leap second; ...); `scaled` shrinks them all
+// full scale (−200 ms, −1 s, −5 s; a leap second; ...); `scaled` shrinks them all
 // together so a test can run a scenario in a fraction of a second with the same shape.
 //
 // Thread safety: immutable data.

@@ -69,7 +69,7 @@ TEST(Checker, CountsEveryRepeatAndBoundsTheExamples) {
 }
 
 TEST(Checker, CountsExtraCopiesAndDistinctDuplicatedValues) {
-  // Issue 9 item 4: 7 seen three times and 9 twice are 3 extra copies of 2 values.
+  // 7 seen three times and 9 twice are 3 extra copies of 2 values.
   const std::vector<IdStream> s{stream64("a", {7, 1, 7, 9}), stream64("b", {7, 9, 2})};
   const CheckReport r = check_streams(s);
   EXPECT_EQ(r.duplicates, 3u);
@@ -148,7 +148,7 @@ TEST_F(IdFiles, TextAndBinaryRoundTrip) {
 }
 
 TEST_F(IdFiles, EmptyFileHasNoWidthInEitherOrder) {
-  // Issue 9 item 17: an empty first file made a UUID file a width mismatch.
+  // An empty first file once made a UUID file a width mismatch.
   const std::string empty = write("empty", "");
   const std::string u = write("u", "017f22e2-79b0-7cc3-98c4-dc0c0c07398f\n"
                                    "017f22e2-79b0-7cc3-98c4-dc0c0c07398f\n");
@@ -185,7 +185,7 @@ std::string first_line_error(IdFiles& t, const std::string& content,
 }
 
 TEST_F(IdFiles, EachBadFirstLineSaysWhatIsWrong) {
-  // Issue 9 item 23: all of these said "is not a UUID (the file's first line was)".
+  // All of these once said "is not a UUID (the file's first line was)".
   const std::vector<std::pair<std::string, std::string>> cases{
       {" 1\n", "' 1' starts with whitespace"},
       {"\t1\n", "'\\t1' starts with whitespace"},
@@ -206,7 +206,7 @@ TEST_F(IdFiles, EachBadFirstLineSaysWhatIsWrong) {
 }
 
 TEST_F(IdFiles, ThirtyTwoDecimalDigitsAreAmbiguousUntilTheWidthIsGiven) {
-  // Issue 9 item 18: guessed as 64-bit and rejected; now named, and --id-bits 128 reads it.
+  // Once guessed as 64-bit and rejected; now named, and --id-bits 128 reads it.
   const std::string line = "12345678901234567890123456789012\n";
   EXPECT_NE(first_line_error(*this, line).find("32 decimal digits"), std::string::npos);
   EXPECT_EQ(first_line_error(*this, line, IdWidth::bits128), "accepted");
@@ -234,7 +234,7 @@ TEST_F(IdFiles, CrlfLinesAreRead) {
   EXPECT_EQ(check_files({path}, {}).duplicates, 1u);
 }
 
-// Issue 9 item 10: above the memory budget the IDs go to partition files; the report must be
+// Above the memory budget the IDs go to partition files; the report must be
 // the one the in-memory check gives, duplicates at both ends of the input found and located.
 TEST_F(IdFiles, OverBudgetCheckSpillsAndReportsTheSame) {
   std::mt19937_64 rng(7);

@@ -65,31 +65,31 @@ expect 2 "truncated binary" "$idbench" check --format binary --id-bits 128 "$tmp
 expect 3 "generator refuses past the layout's lifetime" "$idbench" generate --variant mutex --layout ts=20,node=10,seq=12,epoch=0 --count 1
 expect_text "last representable time is 1970-01-01" "lifetime message"
 
-# Issue 9: every bad input one clear line and exit 2 (3 where a generator refuses).
+# Every bad input one clear line and exit 2 (3 where a generator refuses).
 expect_one_line() {  # the last command wrote exactly one line to stderr
   if [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
     echo "FAIL: $1: stderr is not one line"; cat "$tmp/err"; failures=$((failures + 1))
   fi
 }
 for c in -1 18446744073709551615 18446744073709551616 1e10 ""; do
-  expect 2 "generate --count '$c' is refused (item 5)" "$idbench" generate --variant mutex --count "$c"
+  expect 2 "generate --count '$c' is refused" "$idbench" generate --variant mutex --count "$c"
   expect_one_line "--count '$c'"
 done
 expect 2 "--count 18446744073709551615" "$idbench" generate --variant mutex --count 18446744073709551615
 expect_text "out of range" "--count 18446744073709551615 named out of range"
 expect 2 "--count 1e10" "$idbench" generate --variant mutex --count 1e10
 expect_text "not a whole decimal number" "--count 1e10 explained"
-expect 2 "--node 18446744073709551616 (item 23)" "$idbench" generate --variant mutex --node 18446744073709551616 --count 1
+expect 2 "--node 18446744073709551616" "$idbench" generate --variant mutex --node 18446744073709551616 --count 1
 expect_text "18446744073709551616 is out of range" "--node named as given, not as ...615"
-expect 2 "worker-thread NodeError reaches the CLI (item 6)" "$idbench" generate --variant thread-local --threads 8 --node 1023 --count 800000 --out "$tmp/tl"
+expect 2 "worker-thread NodeError reaches the CLI" "$idbench" generate --variant thread-local --threads 8 --node 1023 --count 800000 --out "$tmp/tl"
 expect_text "beyond the layout's last node id" "NodeError message"
 expect_one_line "worker-thread error"
 [ -e "$tmp/tl" ] && { echo "FAIL: a failed generate left $tmp/tl"; failures=$((failures + 1)); }
-expect 3 "generate --layout baidu refuses (item 23)" "$idbench" generate --variant mutex --layout baidu --count 3
+expect 3 "generate --layout baidu refuses" "$idbench" generate --variant mutex --layout baidu --count 3
 expect_one_line "baidu refusal"
 if grep -q "0 IDs" "$tmp/err"; then echo "FAIL: '0 IDs' printed before the refusal"; failures=$((failures + 1)); fi
 
-# Item 11: --out to a FIFO or /dev/stdout is written through; a symlink's target is written.
+# --out to a FIFO or /dev/stdout is written through; a symlink's target is written.
 mkfifo "$tmp/fifo"
 cat "$tmp/fifo" >"$tmp/from-fifo" &
 expect 0 "generate into a FIFO" "$idbench" generate --variant mutex --count 5 --out "$tmp/fifo"
@@ -100,12 +100,12 @@ expect 0 "generate --out /dev/stdout" "$idbench" generate --variant mutex --coun
 echo old >"$tmp/target.txt" && ln -s target.txt "$tmp/link.txt"
 expect 0 "generate --out symlink" "$idbench" generate --variant mutex --count 3 --out "$tmp/link.txt"
 [ -L "$tmp/link.txt" ] && [ "$(wc -l <"$tmp/target.txt")" -eq 3 ] || { echo "FAIL: symlink replaced or target not written"; failures=$((failures + 1)); }
-# Item 12: every write and the final flush are checked.
-expect 2 "generate >/dev/full (item 12)" sh -c "\"$idbench\" generate --variant mutex --count 10 >/dev/full"
+# Every write and the final flush are checked.
+expect 2 "generate >/dev/full" sh -c "\"$idbench\" generate --variant mutex --count 10 >/dev/full"
 expect_text "No space left on device" "/dev/full named"
-expect 2 "generate with stdout closed (item 12)" sh -c "\"$idbench\" generate --variant mutex --count 10 >&-"
+expect 2 "generate with stdout closed" sh -c "\"$idbench\" generate --variant mutex --count 10 >&-"
 expect 2 "check >/dev/full" sh -c "\"$idbench\" check \"$tmp/mutex\" >/dev/full"
-# Item 13: --out-dir commits every file or none; a killed run's temp files are swept.
+# --out-dir commits every file or none; a killed run's temp files are swept.
 mkdir "$tmp/od" && echo keep >"$tmp/od/thread-0.txt" && ln -s /dev/full "$tmp/od/thread-1.txt"
 expect 2 "--out-dir with a failing file" "$idbench" generate --variant mutex --threads 2 --count 10 --out-dir "$tmp/od"
 [ "$(cat "$tmp/od/thread-0.txt")" = keep ] || { echo "FAIL: thread-0.txt committed though thread-1 failed"; failures=$((failures + 1)); }
@@ -116,13 +116,13 @@ expect 0 "--out-dir after a kill" "$idbench" generate --variant mutex --threads 
 [ -e "$tmp/od/.keep.txt.tmp-$sleeper-0" ] && { echo "FAIL: a dead writer's temp file was not swept"; failures=$((failures + 1)); }
 [ "$(cat "$tmp/od/thread-0.txt" "$tmp/od/thread-1.txt" | wc -l)" -eq 10 ] || { echo "FAIL: --out-dir files"; failures=$((failures + 1)); }
 
-# Item 4: the duplicate count is extra copies, and the duplicated values are counted.
+# The duplicate count is extra copies, and the duplicated values are counted.
 printf '5\n5\n5\n6\n6\n' >"$tmp/dups"
 expect 1 "three extra copies of two values" "$idbench" check "$tmp/dups"
 expect_text "3 duplicates (extra copies of 2 values)" "extra copies and values"
 expect 0 "check --help says what a duplicate count means" "$idbench" check --help
 expect_text "a value seen 3 times counts 2" "help explains extra copies"
-# Items 17, 23: an empty file has no width; a directory is named; bad first lines explained.
+# An empty file has no width; a directory is named; bad first lines explained.
 : >"$tmp/empty"
 "$idbench" generate --variant uuidv7 --count 3 --out "$tmp/u.txt" 2>/dev/null
 sed -n 1p "$tmp/u.txt" >>"$tmp/u.txt"
@@ -136,7 +136,7 @@ expect_text "is negative" "negative explained"
 printf '\xef\xbb\xbf1\n' >"$tmp/bom"
 expect 2 "BOM first line" "$idbench" check "$tmp/bom"
 expect_text "byte-order mark" "BOM explained"
-# Item 18: 32 decimal digits are ambiguous until the width is given.
+# 32 decimal digits are ambiguous until the width is given.
 printf '12345678901234567890123456789012\n' >"$tmp/d32"
 expect 2 "32 decimal digits refused as ambiguous" "$idbench" check "$tmp/d32"
 expect_text "32 decimal digits" "ambiguity named"
@@ -145,15 +145,15 @@ expect 2 "decode of 32 decimal digits" "$idbench" decode 12345678901234567890123
 expect_text "32 decimal digits" "decode names the ambiguity"
 expect 0 "decode --id-bits 128 of 32 decimal digits" "$idbench" decode --id-bits 128 12345678901234567890123456789012
 expect_text "version=" "read as a UUID when told"
-# Item 3: the spare (sign) bit set is not an ID of the layout.
+# The spare (sign) bit set is not an ID of the layout.
 expect 0 "decode with the sign bit set" "$idbench" decode --layout twitter 9223372036854775809
 expect_text "warning: .*bit 63" "spare bit warned"
-# Item 23: an unknown subcommand is named; a flag error is one line too.
+# An unknown subcommand is named; a flag error is one line too.
 expect 2 "unknown flag, one line" "$idbench" check --bogus "$tmp/mutex"
 expect_one_line "unknown flag"
 expect 2 "idbench bogus" "$idbench" bogus
 expect_text "unknown command 'bogus'" "unknown subcommand named"
-# Item 10: a check above the memory budget partitions to disk and finds the same duplicates.
+# A check above the memory budget partitions to disk and finds the same duplicates.
 "$idbench" generate --variant cas --layout wide --count 300000 --format binary --out "$tmp/big.bin" 2>/dev/null
 head -c 8 "$tmp/big.bin" >>"$tmp/big.bin"
 expect 1 "check over --max-memory" "$idbench" check --format binary --max-memory 1000000 --json "$tmp/big.bin"

@@ -26,7 +26,7 @@ CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args) {
   CLI::Option* exec = cmd->add_option(
       "--exec", args.command,
       "an external program instead of --variant: 'CMD ARGS...' speaking the line protocol "
-      "(README, \"External generators\"); its node id is in $IDBENCH_NODE_ID");
+      "(docs/exec-protocol.md); its node id is in $IDBENCH_NODE_ID");
   cmd->add_option("--id-time", args.id_time,
                   "--exec: how its IDs carry time: layout (--layout), uuid (v1/v6/v7), uuidv7, "
                   "ulid, ksuid (its first 16 bytes), none")

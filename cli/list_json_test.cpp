@@ -34,7 +34,7 @@ TEST(ListJson, TheBinaryPrintsTheCatalog) {
   EXPECT_EQ(doc, nlohmann::json::parse(catalog_json().dump()));
 }
 
-// Issue 9: a Sonyflake v1 ID read as v2 decodes ~10 years late; the listing says which is which.
+// A Sonyflake v1 ID read as v2 decodes ~10 years late; the listing says which is which.
 TEST(ListText, NamesTheSonyflakeVersionOfEachPreset) {
   const std::string text = run_list("");
   EXPECT_NE(text.find("sonyflake     ts=39"), std::string::npos) << text;
@@ -87,7 +87,7 @@ TEST(ListJson, CarriesEveryLayoutAndPolicy) {
   }
 }
 
-// Issue 11: scripts find the real systems, their scheme row and their servers in the catalog.
+// Scripts find the real systems, their scheme row and their servers in the catalog.
 TEST(ListJson, CarriesEveryRealSystem) {
   const nlohmann::json doc = nlohmann::json::parse(catalog_json().dump());
   ASSERT_EQ(doc.at("systems").size(), real::real_systems().size());

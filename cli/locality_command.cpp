@@ -193,8 +193,8 @@ void add_locality_command(CLI::App& app) {
   add_engine_options(cmd, *args);
   cmd->add_flag("--json", args->json, "Print one JSON object");
   auto* validate = cmd->add_flag("--validate", args->validate,
-                                 "Model vs real InnoDB (and SQLite, PostgreSQL) on the issue's "
-                                 "validation streams");
+                                 "Model vs real InnoDB (and SQLite, PostgreSQL) on the validation "
+                                 "streams (sequential, random, UUIDv4, Snowflake)");
   auto* matrix = cmd->add_flag("--matrix", args->matrix,
                                "Run the default matrix (every variant × 1, 8 writers, baselines, "
                                "cross-check) and write --out (progress on stderr)");

@@ -1,5 +1,5 @@
 // worker_ids_command.cpp — `idbench worker-ids`: worker ids leased from a real etcd cluster
-// (coord/), the fault scenarios of issue 15 played on the nodes and the members, one line per
+// (coord/), the worker-id fault scenarios played on the nodes and the members, one line per
 // run on stdout, progress on stderr, the runs as JSON in --out (rewritten after every run).
 //
 //   idbench worker-ids --list
@@ -97,7 +97,7 @@ void write_json(const std::string& path, const std::vector<coord::WorkerRunResul
   plumbing::write_file_atomically(path, j.dump(1) + "\n");
 }
 
-// --rates: lease renewals/s against etcd puts/s on this machine (item 6 of issue 15).
+// --rates: lease renewals/s against etcd puts/s on this machine.
 void run_rates(WorkerIdsArgs& args) {
   if (!args.out.empty()) plumbing::OutputFile(args.out).abandon();
   const coord::RateResult r = coord::measure_rates(args.rate_options, args.quiet ? nullptr : stderr);
@@ -168,7 +168,7 @@ void add_worker_ids_command(CLI::App& app) {
   auto args = std::make_shared<WorkerIdsArgs>();
   CLI::App* cmd = app.add_subcommand(
       "worker-ids", "Lease Snowflake worker ids from a real etcd cluster and play pauses and "
-                    "etcd failures on them (issue 15)");
+                    "etcd failures on them");
   cmd->add_flag("--list", args->list, "name and describe the scenarios and behaviours");
   cmd->add_option("--scenario", args->scenario, "a scenario (see --list), or all")->capture_default_str();
   cmd->add_option("--behaviour", args->behaviour, "unfenced, deadline, in-id, or all")->capture_default_str();

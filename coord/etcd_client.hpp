@@ -7,7 +7,7 @@
 //   auto claim = etcd.claim_lowest("idbench/", lease, 1023, "node-3");
 //   etcd.keepalive(lease);                             // remaining TTL; 0: the lease is gone
 //
-// Claiming (issue 15): the lowest id whose key `<prefix>w/<id>` does not exist is taken with
+// Claiming: the lowest id whose key `<prefix>w/<id>` does not exist is taken with
 // one transaction: create-if-absent on `w/<id>` (bound to the lease) and, in the same
 // transaction, the id's claim counter `g/<id>` raised by one, guarded by its mod revision.
 // Each holder of an id thus gets the next counter value: a zombie and the next owner of its

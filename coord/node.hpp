@@ -9,7 +9,7 @@
 //   node-<k>.events  text lines: claim <ns> <worker> <counter> <revision> | lost <ns>
 //                    | stall <from_ns> <to_ns> | hook <from_ns> <to_ns> | renewals <n>
 //
-// Behaviours (issue 15): `unfenced` issues with the id it holds whatever happens to the
+// Behaviours: `unfenced` issues with the id it holds whatever happens to the
 // lease; `deadline` checks the lease deadline (worker_lease.hpp) before every batch and, past
 // it, stops, claims an id again and only then issues; `in-id` does the same and also carries
 // the claim counter, mod 2^gen, in the layout's `gen` field (layout.hpp: `gen=BITS`, the top

@@ -1,4 +1,4 @@
-// rates.hpp — issue 15 item 6, measured here: how many lease renewals per second a private
+// rates.hpp — how many lease renewals per second a private
 // 3-member etcd cluster takes against how many writes (puts), through this project's client
 // (one persistent HTTP/1.1 connection per client thread), and etcd's own `etcdctl check perf`
 // (the write benchmark Debian packages; no `benchmark` tool is packaged) when present.

@@ -1,4 +1,4 @@
-// scenario.hpp — the worker-id faults of issue 15, as data: what happens to which node or
+// scenario.hpp — the worker-id faults, as data: what happens to which node or
 // etcd member when, in units of the lease TTL (so the same shape runs with a 1 s or 2 s TTL).
 //
 //   const WorkerScenario* s = find_worker_scenario("pause-beyond-lease");

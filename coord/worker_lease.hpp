@@ -5,7 +5,7 @@
 //   Claim c = lease.claim();                   // a new lease, then the lowest free id
 //   if (!lease.within_deadline(monotonic_ns())) { ...stop issuing, claim() again... }
 //
-// The deadline (issue 15, "fenced by deadline"): the lease may have expired once the time
+// The deadline (fencing by deadline): the lease may have expired once the time
 // since the *sending* of the last keep-alive that etcd answered with a live TTL exceeds
 // TTL − margin, on the monotonic clock. The send time, not the answer's: etcd renewed the
 // lease at some instant after it.

@@ -1,6 +1,6 @@
 // program.hpp — a generator that lives outside idbench: any program speaking the line protocol.
 //
-// The protocol (README, "External generators"), from the program's side:
+// The protocol (docs/exec-protocol.md), from the program's side:
 //   * stdin carries requests: a count N (decimal, 1..1000000) and a newline;
 //   * the program answers with N IDs, one per line (a decimal 64-bit ID or UUID text), and
 //     flushes;

@@ -15,7 +15,7 @@ namespace {
 
 using Code = LayoutError::Code;
 
-// Presets, as their owners publish them (BRIEF §1).
+// Presets, as their owners publish them.
 constexpr Layout::Preset kPresets[] = {
     {"twitter", "ts=41,node=5+5,seq=12,epoch=1288834974657",
      "Twitter Snowflake 2010: 41-bit ms since twepoch, 5-bit datacenter + 5-bit worker, 12-bit "

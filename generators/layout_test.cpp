@@ -247,7 +247,7 @@ TEST(Layout, NodeOutOfRangeIsNamed) {
 }  // namespace
 }  // namespace idbench
 
-// Issue 9 (fuzz finding): a hostile spec is echoed in the message, escaped, on one line.
+// A fuzz finding: a hostile spec is echoed in the message, escaped, on one line.
 TEST(Layout, AHostileSpecIsEchoedOnOnePrintableLine) {
   for (const std::string& spec : {std::string("twitter\n"), std::string("\xab"),
                                  std::string("\x17\x16"), std::string("ts=41\r")}) {

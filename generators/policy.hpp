@@ -1,5 +1,5 @@
 // policy.hpp — what a time-based generator does when the wall clock is behind the last tick
-// it issued from. The five policies found in the field (BRIEF §2) and DCE's 1994 remedy, as a
+// it issued from. The five policies found in the field and DCE's 1994 remedy, as a
 // small value type:
 //
 //   refuse        throw ClockMovedBackwards carrying the ms (Twitter, Baidu Default).
@@ -9,9 +9,9 @@
 //                 ahead, up to `bound_ms` (default 1 s) ahead of the clock; at the bound wait
 //                 for the clock, and fail when the clock is behind by more than the bound
 //                 (Sonyflake, TSID, PostgreSQL 18 uuidv7()).
-//   unsafe        reset the sequence at the current tick and carry on (libuuid's v7, Twitter
-//                 issue #6). It issues duplicates after a backward step; it exists so the
-//                 harness can prove it catches them.
+//   unsafe        reset the sequence at the current tick and carry on (libuuid's v7,
+//                 twitter-archive/snowflake#6). It issues duplicates after a backward step;
+//                 it exists so the harness can prove it catches them.
 //   clock-sequence   DCE 1994 (X/Open C309 App. A.2.1, RFC 9562 §5.1): change the clock
 //                 sequence (a layout's `gen` field) and keep issuing at the clock's time. It
 //                 never reuses a (tick, generation) pair it may have issued; when the

@@ -4,7 +4,7 @@
 // the kernel's getrandom(2), per-thread instances) drawn in 4 KiB blocks into a per-thread
 // buffer. A UUIDv7 takes 4 bytes per ID, so the block amortises to ~1.5 ns per ID; the kernel
 // in the same blocks (getrandom, its ChaCha20 CSPRNG behind a syscall) cost ~7 µs per 4 KiB,
-// ~7 ns per ID, and 12 ns of a 67 ns UUIDv7 (perf; issue 16). Both are CSPRNGs: the DRBG's output
+// ~7 ns per ID, and 12 ns of a 67 ns UUIDv7 (perf). Both are CSPRNGs: the DRBG's output
 // is unpredictable without its state, which the kernel seeds (§6.9: "unguessable"); the cost is
 // one dependency (libssl-dev), and a key in this process's memory, as any user-space CSPRNG has.
 //

@@ -175,7 +175,7 @@ TEST_F(AtomicFileTest, DirectoryAndMissingParentAreRefusedAtOnce) {
 }
 
 TEST_F(AtomicFileTest, TwoWritersOfOnePathUseDistinctTempFiles) {
-  // Issue 9 item 21: two writers sharing a temp name clobbered or removed each other's file.
+  // Two writers sharing a temp name once clobbered or removed each other's file.
   OutputFile a(path("node.hwm"));
   OutputFile b(path("node.hwm"));
   a.write("a\n");

@@ -19,7 +19,7 @@
 //   3. connects stdin, stdout, stderr (files are opened by the parent, before any uid change);
 //   4. drops to `run_as` (setgroups, setgid, setuid) when given;
 //   5. sets PR_SET_PDEATHSIG = SIGKILL. Only now: a change of uid or gid clears it (prctl(2)),
-//      which is how a postgres run as `nobody` outlived a killed idbench (issue 9, item 15);
+//      which is how a postgres run as `nobody` outlived a killed idbench;
 //   6. checks that getppid() is still the pid recorded before fork: a parent that died before
 //      step 5 would never send the signal, so the child exits instead;
 //   7. execs.

@@ -1,5 +1,5 @@
 // child_process_test.cpp — fork/exec, pipes, deadlines, stop, interrupts, and the parent-death
-// signal that must survive the drop to an unprivileged user (issue 9, item 15).
+// signal that must survive the drop to an unprivileged user.
 #include "plumbing/child_process.hpp"
 
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 //   std::string v = db.query("SHOW server_version");
 //   db.kill9(); db.restart();                 // a crash, then the same server on the same data
 //
-// Nothing outlives the run (issue 9, items 15 and 16):
+// Nothing outlives the run:
 //   * the server and every command are plumbing::ChildProcess children: own process group,
 //     PR_SET_PDEATHSIG set after the drop to `nobody`, so a `kill -9` of idbench takes the
 //     server with it;

@@ -57,7 +57,7 @@ constexpr std::int64_t kEarliestStartNs = 1'769'904'000'000'000'000;  // 2026-02
 constexpr std::int64_t kLatestStartNs = 1'796'083'200'000'000'000;    // 2026-12-01
 
 // How far one Advance or StepBack may move the clock: "a few seconds", as NTP steps and the
-// leap second are (BRIEF §3).
+// leap second are.
 constexpr std::int64_t kMaxJumpMs = 3'000;
 
 constexpr int kMaxIdsPerGenerate = 5'000;
@@ -164,7 +164,7 @@ Config draw_config(std::string_view variant, PolicyKind kind, RestartMode restar
 }
 
 // ---------------------------------------------------------------------------------------------
-// The model: the policies as BRIEF §2 and policy.hpp state them.
+// The model: the policies as policy.hpp states them.
 
 struct TickSeq {
   std::int64_t tick = 0;

@@ -11,7 +11,7 @@
 //   Generate(n)  n = 1 … 5000 calls to next(), stopping at the first refusal
 //   Restart      a new generator instance replaces the old one (a process restart)
 //
-// The model is the policy written from its specification (BRIEF §2, policy.hpp): it predicts
+// The model is the policy written from its specification (policy.hpp): it predicts
 // every ID's (tick, seq), every refusal and where the clock ends up after the generator has
 // spun on it. Each Generate checks the generator against it, and checks on its own, call by
 // call, what the policy promises:
@@ -27,7 +27,7 @@
 //     tick must produce a duplicate (Snowflake) or an order violation (UUIDv7).
 //
 // A restart loses the in-memory last tick, and an in-memory generator restarted while the
-// clock is behind the highest tick ever issued legitimately re-issues IDs (BRIEF §2). So the
+// clock is behind the highest tick ever issued legitimately re-issues IDs. So the
 // two restart modes are the two ways a deployment avoids that:
 //   from_mark          the new instance gets `resume_after_unix_ms` = the highest issued time,
 //                      the persisted high-water mark;

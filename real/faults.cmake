@@ -1,4 +1,4 @@
-# real/faults.cmake — the fault scenarios on the real systems (issue 11, item 3: faults.hpp)
+# real/faults.cmake — the fault scenarios on the real systems (faults.hpp)
 # and their tests; included from real/CMakeLists.txt. `idbench real-chaos` is the thin command
 # line over it (cli/real_chaos_command.cpp).
 add_library(idbench_real_faults STATIC

@@ -1,4 +1,4 @@
-// faults.hpp — faults played on the real systems (issue 11, item 3): project-started mariadbd
+// faults.hpp — faults played on the real systems: project-started mariadbd
 // servers, adapter clients (external::Program, one round trip per ID), one fault each, every
 // ID kept with the true time it was issued, and a verdict that rests on evidence.
 //

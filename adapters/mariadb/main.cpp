@@ -1,5 +1,5 @@
 // main.cpp — idbench-mariadb-adapter: a MariaDB ID scheme behind idbench's exec line protocol
-// (external/program.hpp; README, "External generators").
+// (external/program.hpp; docs/exec-protocol.md).
 //
 //   IDBENCH_MARIADB_SOCKETS=/tmp/a.sock,/tmp/b.sock idbench-mariadb-adapter ticket-pair
 //   stdin "1000\n"  ->  1000 IDs on stdout, one a line, flushed; EOF -> exit 0

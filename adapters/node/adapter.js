@@ -1,4 +1,4 @@
-// adapter.js — npm ID generators behind idbench's exec line protocol (README, "Adapters"): a
+// adapter.js — npm ID generators behind idbench's exec line protocol (docs/exec-protocol.md, "Adapters"): a
 // request "N\n" on stdin is answered with N IDs, one a line, in one write; EOF exits 0.
 //
 //   node adapter.js uuid-v1|uuid-v6|uuid-v7|ulid|ksuid|snowflake

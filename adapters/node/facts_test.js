@@ -1,5 +1,5 @@
-// facts_test.js — pins what README "Adapters" says about the pinned packages' own code, so a
-// version bump that changes it fails here and the README is rewritten with it. Run by
+// facts_test.js — pins what docs/exec-protocol.md "Adapters" says about the pinned packages' own code, so a
+// version bump that changes it fails here and docs/exec-protocol.md is rewritten with it. Run by
 // adapters_test.sh (node part); exit 0 when every fact still holds.
 import assert from 'node:assert/strict';
 import { Snowflake } from '@sapphire/snowflake';
@@ -32,4 +32,4 @@ const ms = 1796146122115;  // any millisecond after the Discord epoch
   assert.throws(() => saturated(ms), { name: 'ULIDError', code: 'B32_ENC_INVALID' },
                 'ulid: random part overflow within one ms');
 }
-console.log('ok: the pinned packages behave as README "Adapters" says');
+console.log('ok: the pinned packages behave as docs/exec-protocol.md "Adapters" says');

@@ -1,5 +1,5 @@
 # adapter.py — Python's standard-library uuid.uuid1() / uuid.uuid4() behind idbench's exec line
-# protocol (README, "Adapters"): a request "N\n" on stdin is answered with N UUIDs, one a line,
+# protocol (docs/exec-protocol.md, "Adapters"): a request "N\n" on stdin is answered with N UUIDs, one a line,
 # in one write and one flush; EOF on stdin exits 0.
 #
 # uuid1() is called as users call it, with no node and no clock_seq: on Debian's Python it

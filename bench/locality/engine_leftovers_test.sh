@@ -1,6 +1,6 @@
 #!/bin/sh
-# engine_leftovers_test.sh — `idbench locality --engine E` leaves nothing behind (issue 9,
-# items 15 and 16): killed with -9 once its server is up, no server process survives it (the
+# engine_leftovers_test.sh — `idbench locality --engine E` leaves nothing behind:
+# killed with -9 once its server is up, no server process survives it (the
 # parent-death signal outlives the drop to `nobody`) and the temp dir it could not remove is
 # swept by the next run; interrupted with SIGINT, it stops its server and removes its dir.
 # Neither leaves shared memory in /dev/shm.

@@ -6,7 +6,7 @@
 //     "Rate" below). Variants that read a clock get one generator per writer
 //     (node id = writer index), as W application servers each run their own library. Variants
 //     that do not (database counters, random UUIDs) get one shared generator: they stand for a
-//     central service, and W private counters would each issue 1, 2, 3... — duplicates, not a
+//     central service, and W private counters would each hand out 1, 2, 3... — duplicates, not a
 //     workload. Within each ms tick the writers take turns `round-robin` or in a seeded
 //     `random` order; a writer's own IDs keep the order it issued them in. `poisson` instead
 //     spaces every ID from the last by a seeded exponential gap (mean 1 / rate ms, to the ns),

@@ -178,7 +178,7 @@ StreamSpec layout_stream(const std::string& layout, std::uint64_t rows) {
   return s;
 }
 
-// Issue 9, item 8: these aborted in vector::reserve / bad_alloc.
+// These once aborted in vector::reserve / bad_alloc.
 TEST(KeyStream, HugeRowsAndRatesAreRefusedWithTheirBound) {
   StreamSpec s = layout_stream("twitter", 18446744073709551615ull);
   EXPECT_NE(message_of(s).find("--rows must be at most 100000000"), std::string::npos)
@@ -196,13 +196,13 @@ TEST(KeyStream, HugeRowsAndRatesAreRefusedWithTheirBound) {
   EXPECT_NE(message_of(s).find("--rows must be at most"), std::string::npos) << message_of(s);
 }
 
-// Issue 9, item 23: a 309-digit range was printed.
+// Zero rows once printed a 309-digit range.
 TEST(KeyStream, ZeroRowsSayAtLeastOne) {
   StreamSpec s = layout_stream("twitter", 0);
   EXPECT_EQ(message_of(s), "--rows must be ≥ 1");
 }
 
-// Issue 14, item 7: the rate may be below 1 ID per ms; every value outside its range, and NaN,
+// The rate may be below 1 ID per ms; every value outside its range, and NaN,
 // is refused with one line naming the range.
 TEST(KeyStream, RatesOutsideTheirRangeAreRefusedWithTheRange) {
   StreamSpec s = layout_stream("twitter", 10);
@@ -259,7 +259,7 @@ TEST(KeyStream, AFractionalRateAboveOneAlternatesTheCountPerMs) {
   EXPECT_DOUBLE_EQ(k.achieved_rate, 2.5);
 }
 
-// Issue 9, item 22: the stream started 2025-06-01, before `wide`'s epoch (2026-01-01).
+// The stream once started 2025-06-01, before `wide`'s epoch (2026-01-01).
 TEST(KeyStream, ALayoutWhoseEpochIsLaterStartsAtItsEpoch) {
   const Layout wide = Layout::parse("wide");
   ASSERT_GT(wide.epoch_unix_ms(), kDefaultStartUnixMs);
@@ -281,7 +281,7 @@ TEST(KeyStream, ALayoutWhoseLifetimeEndedIsARefusal) {
   EXPECT_THROW(build_stream(s), EpochExhausted);
 }
 
-// Issue 9, item 23: a directory was "no keys".
+// A directory was once reported as "no keys".
 TEST(KeyStream, AKeysDirectoryIsNamedAsSuch) {
   StreamSpec s;
   s.keys_file = ::testing::TempDir();
@@ -301,7 +301,7 @@ TEST(KeyStream, ABinaryLineIsShownEscapedOnOneLine) {
   for (const char c : m) EXPECT_TRUE(c >= 0x20 || c < 0) << m;
 }
 
-// Node-major (issue 12): the node field above the timestamp, every field kept.
+// Node-major: the node field above the timestamp, every field kept.
 TEST(KeyStream, NodeMajorPutsTheNodeAboveTheTimestampAndKeepsEveryField) {
   const Layout twitter = Layout::parse("twitter");
   const std::uint64_t id = twitter.encode({.tick = 5, .node = 3, .seq = 7});

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # locality_cli_test.sh IDBENCH — end-to-end checks of `idbench locality`: exit codes, one-line
-# messages, and no half-written output (issue 9, items 8, 13, 22, 23; issue 10, --matrix).
+# messages, and no half-written output, --matrix included.
 set -u
 idbench=$1
 tmp=$(mktemp -d)
@@ -15,7 +15,7 @@ expect_err() {  # expect_err "fixed text" "description": in the last stderr, whi
 }
 loc() { "$idbench" locality "$@"; }
 
-# Item 8: these aborted (vector::reserve, bad_alloc).
+# These once aborted (vector::reserve, bad_alloc).
 expect 2 "huge --rows" loc --synthetic sequential --rows 18446744073709551615
 expect_err "--rows must be at most 100000000" "huge --rows names the bound"
 expect 2 "--rows 1e10" loc --variant mutex --rows 10000000000
@@ -23,7 +23,7 @@ expect_err "--rows must be at most" "--rows 1e10 names the bound"
 expect 2 "huge --rate" loc --variant mutex --rows 100 --rate 18446744073709551615
 expect_err "--rate must be 1e-06 … 1e+07 IDs per simulated ms" "huge --rate names the bound"
 
-# Issue 14, item 7: a rate below 1 ID per ms is a slower stream; outside its range, one line.
+# A rate below 1 ID per ms is a slower stream; outside its range, one line.
 expect 0 "--rate 0.01 (10 IDs/s)" loc --variant uuidv1 --rows 200 --rate 0.01
 expect 0 "--arrival poisson" loc --variant uuidv1 --rows 200 --rate 0.01 --arrival poisson
 for bad in 0 -1 0.0000001 nan inf 1e300; do
@@ -36,7 +36,7 @@ expect_err "--rate" "--rate abc names the flag"
 expect 2 "--rows / --rate beyond 100 years" loc --variant uuidv1 --rows 4000000 --rate 0.000001
 expect_err "years of simulated time; at most 100" "the span's bound is named"
 
-# Item 23: "must be ≥ 1", not a 309-digit range.
+# "must be ≥ 1", not a 309-digit range.
 for flag in --rows --pool-pages --validate-rows; do
   args=(--synthetic sequential)
   [ "$flag" = --validate-rows ] && args=(--matrix --out "$tmp/never.json")
@@ -50,12 +50,12 @@ printf '1\n2\nthree\n' >"$tmp/bad.txt"
 expect 2 "bad keys line" loc --keys "$tmp/bad.txt"
 expect_err "$tmp/bad.txt:3:" "bad keys line names file:line"
 
-# Item 22: `wide`'s epoch (2026-01-01) is after the default stream start.
+# `wide`'s epoch (2026-01-01) is after the default stream start.
 expect 0 "cas on the wide layout" loc --variant cas --layout wide --rows 2000
 expect 3 "a layout whose lifetime ended is a refusal" loc --variant cas --layout baidu --rows 2000
 expect_err "lifetime ended" "the refusal says why"
 
-# Issue 12: payloads up to InnoDB's in-page record limit (8099 B beside a bigint); beyond it
+# Payloads up to InnoDB's in-page record limit (8099 B beside a bigint); beyond it
 # one line says why (off-page storage is not modelled).
 expect 0 "--payload-bytes 1000" loc --synthetic sequential --rows 2000 --payload-bytes 1000
 expect 0 "--payload-bytes at the limit" loc --synthetic sequential --rows 200 --payload-bytes 8099
@@ -64,7 +64,7 @@ expect_err "off-page" "beyond the limit says what InnoDB does"
 expect 2 "negative --payload-bytes" loc --synthetic sequential --rows 200 --payload-bytes -1
 expect_err "--payload-bytes must be ≥ 0" "negative payload names the bound"
 
-# Item 13: never exit 0 with an empty or partial dump.
+# Never exit 0 with an empty or partial dump.
 for rows in 300 10000; do
   expect 2 "--dump-keys /dev/full ($rows keys)" loc --synthetic sequential --rows "$rows" \
     --dump-keys /dev/full

@@ -40,7 +40,7 @@ namespace idbench::locality {
 
 // The row size the decision table describes unless the user gives theirs: a typical OLTP row
 // (orders, users, sessions), not key-only — no real table is key-only, and the verdicts flip
-// with the row (issue 12).
+// with the row.
 inline constexpr int kDecisionPayloadBytes = 250;
 // The cross-check's row sizes unless `full`: key-only and the decision's typical row.
 inline const std::vector<int> kMatrixValidatePayloads = {0, 250};

@@ -40,7 +40,7 @@ TEST(LocalityMatrix, PlanIsEveryLocalityVariantAtOneAndEightWritersThenTheBaseli
   EXPECT_EQ(plan[i + 1].stream.synthetic, Synthetic::random);
 }
 
-// Issue 14, item 7: the pace is the description's, never a name's. A variant marked
+// The pace is the description's, never a name's. A variant marked
 // locality_live_pace is planned at 10 IDs/s with Poisson arrivals, and such a stream of a
 // variant whose order is not by time (UUIDv1) fills its leaves like random keys, while a
 // k-sorted one (UUIDv6) still appends.
@@ -60,7 +60,7 @@ TEST(LocalityMatrix, VariantsMarkedForALivePaceRunAtItAndShowTheirOrder) {
   EXPECT_GE(live, 2u);
 }
 
-// Row size is an axis (issue 12): the same streams at every row size, key-only first.
+// Row size is an axis: the same streams at every row size, key-only first.
 TEST(LocalityMatrix, EveryStreamRunsAtEveryRowSize) {
   const auto one = plan_matrix(1000, {0});
   const auto plan = plan_matrix(1000, {0, 250, 1000});
@@ -152,7 +152,7 @@ class TermOnThirdRun : public std::stringbuf {
   bool sent_ = false;
 };
 
-// Issue 9 (CI, stop 17): SIGTERM during the matrix killed it mid-write and left a temp file
+// Seen in CI: SIGTERM during the matrix killed it mid-write and left a temp file
 // beside --out. A signal now stops the matrix between writes: the JSON holds the finished runs,
 // nothing else is left in the directory, and the command unwinds with Interrupted (exit 130).
 TEST(LocalityMatrixDeathTest, ASignalStopsBetweenWritesAndLeavesOnlyTheJson) {

@@ -1,4 +1,4 @@
-// One locality run, and its --dump-keys file: complete or absent (issue 9, item 13).
+// One locality run, and its --dump-keys file: complete or absent.
 #include "bench/locality/single_run.hpp"
 
 #include <gtest/gtest.h>
@@ -78,7 +78,7 @@ TEST(SingleRun, PayloadColumnsAreBinary255AndTheRest) {
   EXPECT_EQ(sql::payload_columns(1000), (std::vector<int>{255, 255, 255, 235}));
 }
 
-// Issue 14, item 7: v1's first field is the low 32 bits of its 100-ns time, which wrap every
+// UUIDv1's first field is the low 32 bits of its 100-ns time, which wrap every
 // 429.5 s. At 50 IDs per ms (and the old floor of 1 per ms) a run of this size spans seconds of
 // generator time, inside one wrap, so v1 looked as ordered as v6 (91 %). At 10 IDs per
 // simulated second (--rate 0.01) 20,000 rows span 33 minutes, ~4.7 wraps: v1 scatters (evenly

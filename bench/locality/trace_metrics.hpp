@@ -8,7 +8,7 @@
 //     is a miss. A page created by a split enters the pool without a read (InnoDB allocates it
 //     in memory). Non-leaf pages are assumed resident: there are ~1/600 as many of them and
 //     InnoDB's LRU keeps them hot, so a pool too small for them is not a case worth modelling.
-//     Plain LRU, as the issue asks; InnoDB's midpoint insertion (innodb_old_blocks_pct) only
+//     Plain LRU, the textbook pool; InnoDB's midpoint insertion (innodb_old_blocks_pct) only
 //     protects against scans, which an insert-only workload does not do.
 //
 // Thread safety: pure functions.

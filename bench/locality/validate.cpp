@@ -32,7 +32,7 @@ bool counter_uuidv7(const Variant& v) {
 bool random_uuidv7(const Variant& v) {
   return v.id_time == IdTime::uuidv7 && v.ordering != Ordering::k_sorted;
 }
-// The Snowflake the issue names is "twitter": any variant that takes a layout issues the same
+// The Snowflake layout validated is "twitter": any variant that takes a layout issues the same
 // IDs from a manual clock.
 bool layout_snowflake(const Variant& v) { return v.uses_layout && v.time_based; }
 

@@ -45,7 +45,7 @@ std::vector<ValidationStream> validation_matrix(std::uint64_t rows);
 //   100   a narrow row (a few integers, two timestamps, a short string): events, links;
 //   250   a typical OLTP row (orders, users, sessions);
 //   1000  a wide row with text: ~15 rows per leaf, where each insert point holds a page of
-//         its own and the key-only verdicts flip (issue 12).
+//         its own and the key-only verdicts flip.
 // The 1,000-byte runs are the long ones (300 MB per stream at 300,000 rows).
 inline const std::vector<int> kValidationPayloads = {0, 100, 250, 1000};
 

@@ -115,7 +115,7 @@ TEST(ValidationPayloads, KeyOnlyAndThreeRealisticRowSizesAllStoredInPage) {
   for (const int p : kValidationPayloads) EXPECT_LE(p, max_payload_bytes(16));
 }
 
-// The streams are chosen by description (issue 10), and are the ones the results were always
+// The streams are chosen by description, and are the ones the results were always
 // computed on: same labels, same variants, same rates.
 TEST(ValidationMatrix, SameStreamsAsBeforeChosenByDescription) {
   const auto m = validation_matrix(1000);

@@ -1,7 +1,7 @@
 // uuidv8 — RFC 9562 §5.8 UUIDv8 with a node field: 48-bit Unix ms, a 16-bit node id, a 26-bit
 // counter and 32 random bits (the layout: generators/uuid_format.hpp).
 //
-// The seed's point: a node id belongs in a v8, not in a v7 (whose rand bits §5.7 reserves for
+// Why a v8: a node id belongs in a v8, not in a v7 (whose rand bits §5.7 reserves for
 // randomness). With a node field, two generators never need their random tails to differ: the
 // node separates them, as Snowflake's does, and the counter (from 0 in each ms, so 2^26 IDs per
 // ms) separates one generator's IDs. The random bits remain so that an ID is not guessable
