@@ -3,6 +3,8 @@
 #   ./run.sh        install what is missing, build, run the default suite, write the report
 #   ./run.sh test   install what is missing, build, run every test through ctest (and the
 #                   ThreadSanitizer and AddressSanitizer+UBSan runs, and every fuzz target 5 s)
+#   ./run.sh advise [DIR] --engine mariadb --writers 40 --row-bytes 250 --must 64-bit
+#                   every scheme ranked for a workload, from measured results (reports/latest)
 # Other commands: bench [--full] | locality | chaos | real-chaos | derived-ids | report | smoke
 #                 | build | compare BASE_DIR NEW_DIR | compare --revs BASE NEW   (the regression gate)
 #                 | worker-ids   (every worker-id scenario × behaviour on a private etcd, rates, ~5.5 min)
@@ -22,7 +24,7 @@ die() { printf 'run.sh: %s\n' "$*" >&2; exit 2; }
 # Debian packages, by what needs them. Build and test need all of `build_packages`.
 build_packages=(cmake ninja-build g++ git libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev librapidcheck-dev libbenchmark-dev libboost-dev uuid-dev libsqlite3-dev
-  faketime libfaketime libmariadb-dev libssl-dev)
+  faketime libfaketime libmariadb-dev libssl-dev ccache)
 engine_packages=(mariadb-server mariadb-client postgresql postgresql-contrib)
 report_packages=(python3-matplotlib python3-scipy libbenchmark-tools)
 # Worker ids leased from a real coordinator (coord/, idbench worker-ids): etcd 3.4.
@@ -67,6 +69,13 @@ ensure_node_adapters() {
 configure_and_build() {  # preset [target]
   local preset=$1 target=${2:-all}
   say "building ($preset, target $target)"
+  # ccache, keyed on paths relative to the checkout and not on the working directory (the
+  # debug builds' -g would hash it), so a fresh clone elsewhere reuses the objects an earlier
+  # build compiled: a CI run after a developer's build is mostly hits.
+  if command -v ccache >/dev/null; then
+    export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache \
+      CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
+  fi
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" --target "$target" -- -j"$jobs"
 }
@@ -81,7 +90,7 @@ real_chaos_quick() {
   [ "$status" -le 1 ]
 }
 
-# Worker ids derived from the environment against a lease (issue 15): a seeded model over the
+# Worker ids derived from the environment against a lease: a seeded model over the
 # layouts `idbench list --json` describes, written to derived_ids.json for the report.
 derived_ids() {
   /usr/bin/python3 reports/derived_ids_run.py --idbench "$bin/idbench" \
@@ -206,7 +215,7 @@ case "$cmd" in
     real_chaos_quick "$@"
     ;;
   worker-ids)
-    # The full profile of issue 15: every scenario × behaviour with a 2 s lease (exit 1 of the
+    # The full profile: every scenario × behaviour with a 2 s lease (exit 1 of the
     # runs is the unfenced behaviour's caught duplicates: the finding, not a failure), the
     # lease-renewal and etcd write rates, then the worker-id report.
     ensure_packages "${build_packages[@]}" "${coord_packages[@]}" "${report_packages[@]}"
@@ -230,6 +239,11 @@ case "$cmd" in
     ensure_packages "${report_packages[@]}"
     [ -x reports/render.sh ] || die "reports/render.sh is missing"
     reports/render.sh "$latest"
+    ;;
+  advise)  # advise [RESULTS_DIR] --engine E [--row-bytes N] [--writers N] [--rate N] [--must P,...]
+    dir=$latest
+    if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then dir=$1; shift; fi
+    exec /usr/bin/python3 reports/advise.py "$dir" "$@"
     ;;
   compare)
     if [ "${1:-}" = --revs ]; then  # build two revisions, run them interleaved, judge
@@ -262,7 +276,7 @@ case "$cmd" in
     say "done; results in $latest"
     ;;
   -h | --help | help)
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     ;;
   *)
     die "unknown command '$cmd' (try ./run.sh --help)"
