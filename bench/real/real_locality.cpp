@@ -64,8 +64,10 @@ void run_client(const external::ExecSpec& spec, const std::string& given, Collec
   if (plumbing::interrupted() || failed) c.stop.store(true);
 }
 
-// The model's figures for the keys, as a table keyed by them (their width decides the type).
-locality::Metrics model_of(std::vector<Id> keys, IdWidth width, int clients) {
+// The model's figures for the keys, as a table keyed by them (their width decides the type),
+// key-only into f.metrics and at each other payload into f.at_payloads.
+void model_into(LocalityFigures& f, std::vector<Id> keys, IdWidth width, int clients,
+                const std::vector<int>& payloads) {
   locality::KeyStream stream;
   stream.width = width;
   stream.keys = std::move(keys);
@@ -73,7 +75,13 @@ locality::Metrics model_of(std::vector<Id> keys, IdWidth width, int clients) {
                                    clients == 1 ? "" : "s");
   locality::TableSpec table;
   table.key_type = locality::default_key_type(width);
-  return locality::make_model_engine()->run(stream, table);
+  const auto engine = locality::make_model_engine();
+  f.metrics = engine->run(stream, table);
+  for (const int payload : payloads) {
+    if (payload == 0) continue;
+    table.payload_bytes = payload;
+    f.at_payloads.emplace_back(payload, engine->run(stream, table));
+  }
 }
 
 }  // namespace
@@ -115,7 +123,7 @@ LocalityFigures measure_locality(const external::ExecSpec& spec, const LocalityP
                          f.planned_rows);
   }
   const IdWidth width = c.width.value_or(spec.width.value_or(IdWidth::bits64));
-  f.metrics = model_of(std::move(c.keys), width, plan.clients);
+  model_into(f, std::move(c.keys), width, plan.clients, plan.payloads);
   return f;
 }
 

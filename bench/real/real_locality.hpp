@@ -14,7 +14,10 @@
 // One ID per request, because that is how these systems are used (a request of 1,000 from
 // each client would interleave whole blocks, an order no table sees).
 //
-// The key column is the IDs' width (BIGINT for 64-bit IDs, BINARY(16) for UUIDs), no payload.
+// The key column is the IDs' width (BIGINT for 64-bit IDs, BINARY(16) for UUIDs). The same IDs
+// then go through the model once per row size in plan.payloads (bytes beside the key): a
+// person's table has rows, and how far pages fill depends on how many rows fit in one, so the
+// real IDs are judged at the row sizes the in-process matrix measures, not only key-only.
 // Collecting stops at plan.max_seconds; the figures then hold the IDs that arrived (`rows` <
 // `planned_rows`) and `note` says so. A program that fails is the figures' `error` (the model is
 // not run); a signal ends the pass with plumbing::Interrupted. Measuring only: no formatting.
@@ -25,6 +28,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/locality/engines.hpp"
@@ -36,6 +40,9 @@ namespace idbench::realbench {
 struct LocalityPlan {
   int clients = 1;
   std::uint64_t rows = 20'000;
+  // Row sizes beyond key-only to run the IDs at (0 is always run: `metrics`); each is cheap,
+  // the IDs are collected once.
+  std::vector<int> payloads = {};
   double max_seconds = 60;          // collecting stops here, whatever has arrived
   std::uint64_t first_node_id = 0;  // client k runs with node id first_node_id + k
 };
@@ -45,7 +52,9 @@ struct LocalityFigures {
   std::uint64_t planned_rows = 0;
   std::uint64_t rows = 0;  // IDs received and inserted into the model
   double seconds = 0;      // collecting them
-  std::optional<locality::Metrics> metrics;  // nullopt when the program failed
+  std::optional<locality::Metrics> metrics;  // key-only; nullopt when the program failed
+  // The same IDs at each of plan.payloads other than 0, in that order (payload bytes, figures).
+  std::vector<std::pair<int, locality::Metrics>> at_payloads;
   std::string error;  // the first client's failure; empty when none
   std::string note;   // "stopped at the 60 s cap: 9,000 of 20,000 IDs"; empty when complete
   std::optional<external::Counters> adapter_counters;

@@ -70,6 +70,22 @@ TEST_F(RealLocality, AnOrderedStreamFillsItsPagesAsAnAppendOnlyTable) {
   EXPECT_GT(f.metrics->avg_leaf_fill.value_or(0), 0.85) << "sequential inserts close pages at ~15/16";
 }
 
+TEST_F(RealLocality, TheSameIdsAreJudgedAtEveryRowSizeAsked) {
+  const LocalityFigures f =
+      measure_locality(spec(kCounter), {.clients = 1, .rows = 6000, .payloads = {0, 250, 1000}});
+  ASSERT_TRUE(f.metrics.has_value()) << f.error;
+  ASSERT_EQ(f.at_payloads.size(), 2u) << "0 is the key-only headline, not repeated";
+  EXPECT_EQ(f.at_payloads[0].first, 250);
+  EXPECT_EQ(f.at_payloads[1].first, 1000);
+  std::uint64_t pages = f.metrics->leaf_pages.value_or(0);
+  for (const auto& [payload, m] : f.at_payloads) {
+    EXPECT_EQ(m.rows, 6000u) << payload << " B: the same IDs";
+    EXPECT_GT(m.leaf_pages.value_or(0), pages) << payload << " B: wider rows need more pages";
+    EXPECT_GT(m.avg_leaf_fill.value_or(0), 0.85) << payload << " B: still append-only";
+    pages = m.leaf_pages.value_or(0);
+  }
+}
+
 TEST_F(RealLocality, AScatteredStreamIsInsertedInArrivalOrderNotSorted) {
   const LocalityFigures f = measure_locality(spec(kScattered), {.clients = 1, .rows = 6000});
   ASSERT_TRUE(f.metrics.has_value()) << f.error;

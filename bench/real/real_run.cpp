@@ -7,6 +7,7 @@
 #include <memory>
 #include <ostream>
 
+#include "bench/locality/validate.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/comma_list.hpp"
@@ -128,6 +129,7 @@ class GroupRunner {
     LocalityRecord rec{g.target->name, g.target->system, g.settings, {}};
     if (failed.empty()) {
       rec.figures = measure_locality(spec, {.clients = clients, .rows = plan_.locality_rows,
+                                            .payloads = locality::kValidationPayloads,
                                             .max_seconds = plan_.locality_max_seconds});
     } else {
       rec.figures.clients = clients;

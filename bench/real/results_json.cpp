@@ -77,6 +77,14 @@ json locality_json(const LocalityRecord& l) {
     j["splits_per_1k"] = optional_json(m->splits_per_1k);
     j["height"] = optional_json(m->height);
   }
+  json rows = json::array();
+  for (const auto& [payload, m] : f.at_payloads) {
+    rows.push_back({{"payload_bytes", payload}, {"leaf_pages", optional_json(m.leaf_pages)},
+                    {"avg_leaf_fill", optional_json(m.avg_leaf_fill)},
+                    {"splits_per_1k", optional_json(m.splits_per_1k)},
+                    {"height", optional_json(m.height)}});
+  }
+  j["row_sizes"] = std::move(rows);
   return j;
 }
 

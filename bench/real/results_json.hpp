@@ -21,10 +21,13 @@
 //                  "engine": "model (innodb (MariaDB 10.11 rules))", "key_type": "bigint",
 //                  "leaf_pages": 34, "avg_leaf_fill": 0.93, "splits_per_1k": 1.7, "height": 2,
 //                  "note": null | "stopped at the 60 s cap: …", "error": null | "...",
-//                  "adapter_counters": {...} | null}]}
+//                  "adapter_counters": {...} | null,
+//                  "row_sizes": [{"payload_bytes": 250, "leaf_pages", "avg_leaf_fill",
+//                                 "splits_per_1k", "height"}, ...]}]}
 //   adapter_counters null: the program printed no summary line (unknown).
 //   locality: one entry per (system, client count) of the locality pass (real_locality.hpp):
 //   the real IDs in arrival order through the InnoDB model; the figures are null on an error.
+//   The top-level figures are key-only; row_sizes holds the same IDs at each other row size.
 //   config also carries "locality_rows" (0: no pass), "locality_clients", "locality_max_seconds".
 #pragma once
 
