@@ -37,7 +37,8 @@ Performance (bench.json), benchmark by benchmark, over the repetitions of each:
   test Google Benchmark's tools/compare.py runs) finds BASE and NEW differ with p < alpha AND
   the median moved the wrong way by more than the threshold: a U test alone flags a 1 % shift
   on a quiet machine, and a threshold alone flags noise. Fewer than 9 repetitions on either
-  side: the change is shown but not gated (issue 6; `./run.sh bench --full` runs 9).
+  side: the change is shown but not gated (fewer repetitions cannot tell a change from noise;
+  `./run.sh bench --full` runs 9).
   Google Benchmark's own view of real_time (gbench.report from libbenchmark-tools, with its
   U test) is printed beside each row when the package is installed.
 

@@ -1,5 +1,5 @@
 """derived_ids.py — worker ids derived from the environment, against a lease: the probability
-that two live processes of a fleet share one, computed exactly and simulated (issue 15, item 4).
+that two live processes of a fleet share one, computed exactly and simulated.
 
 A Snowflake-family ID is unique only while no two live processes hold the same node id. Fleets
 rarely coordinate that id; they derive it from what the process finds around it:
@@ -21,7 +21,7 @@ rarely coordinate that id; they derive it from what the process finds around it:
          with the CRC of /proc/self/cpuset; in a container with its own cgroup namespace (the
          default under cgroup v2) that file reads "/" in every container (as in the one this
          was written in), so the XOR is with one constant and all still get the same value.
-  lease  the lowest free id claimed in etcd (create-if-absent under a lease, issue 15 item 1):
+  lease  the lowest free id claimed in etcd (create-if-absent under a lease, as `idbench worker-ids` does):
          distinct by construction while the fleet fits in 2^w; the next claim is refused, not
          duplicated. Its cost is in id_claims.py.
 
@@ -104,7 +104,7 @@ DERIVATIONS = [
     Derivation("mac", "low bits of the pod's MAC, kernel-random on a veth (CAP: low 10 bits)",
                "dotnetcore/CAP#1322", False),
     Derivation("pid", "low bits of the process id: 1 in every container", "rs/xid#17", False),
-    Derivation("lease", "lowest free id claimed in etcd under a lease", "issue 15", False),
+    Derivation("lease", "lowest free id claimed in etcd under a lease", "idbench worker-ids (coord/)", False),
 ]
 
 

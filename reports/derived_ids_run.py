@@ -160,7 +160,7 @@ def claims_tables(twitter_bits: int = 10) -> dict:
                 **{f"lease_ttl_{t}s": c.lease_exhausting_rate_per_h(n, space, 1.0, t)
                    for t in TTLS_S}},
             "renewals_per_s": {f"ttl_{t}s": c.renewals_per_s(n, t) for t in TTLS_S},
-            "etcd_writes_per_s_measured": None,  # filled from h/etcd's measurement (issue 15)
+            "etcd_writes_per_s_measured": None,  # filled from idbench worker-ids --rates
         })
     return {"node_bits": twitter_bits, "space": space, "crash_share": CRASH_SHARE,
             "horizon_h": HORIZON_H, "ttls_s": list(TTLS_S), "rows": rows,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # reports/gate_campaign.sh — measures the regression gate's operating characteristics on this
-# machine (issue 13): how often an unchanged revision fails (A/A), and how often a planted
+# machine: how often an unchanged revision fails (A/A), and how often a planted
 # slowdown is caught. Writes one JSON line per comparison to OUT_DIR/campaign.jsonl and the
 # table to OUT_DIR/campaign.md (reports/gate_campaign_table.py).
 #

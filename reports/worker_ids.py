@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""worker_ids.py — the worker-id section (issue 15) from `idbench worker-ids --out` JSON:
+"""worker_ids.py — the worker-id section from `idbench worker-ids --out` JSON:
 one timeline per behaviour and scenario (which node held which worker id when, fence stalls
 shaded, other stops hatched, duplicates marked, faults as lines) and the table of behaviours
 against faults (duplicates, per-node unavailability, lease churn, worker-id space).
@@ -148,7 +148,7 @@ def _duplicates_and_faults(ax, run: dict, n_nodes: int) -> None:
 
 def render(runs: list, out_dir: str) -> str:
     os.makedirs(out_dir, exist_ok=True)
-    parts = ["## Worker ids from etcd (issue 15)", "", INTRO, "", table(runs), "",
+    parts = ["## Worker ids from etcd", "", INTRO, "", table(runs), "",
              "### Timelines", ""]
     for r in runs:
         name = f"timeline-{r['scenario']}-{r['behaviour']}.png"
