@@ -6,6 +6,7 @@
 #   ./run.sh advise [DIR] --engine mariadb --writers 40 --row-bytes 250 --must 64-bit
 #                   every scheme ranked for a workload, from measured results (reports/latest)
 # Other commands: bench [--full] | locality | chaos | real-chaos | derived-ids | report | smoke
+#                 | report --compare DIR_A DIR_B [--out DIR]   (two runs' first screens side by side)
 #                 | build | compare BASE_DIR NEW_DIR | compare --revs BASE NEW   (the regression gate)
 #                 | worker-ids   (every worker-id scenario × behaviour on a private etcd, rates, ~5.5 min)
 #                 | fuzz [SECONDS [TARGET...]]   (each fuzz target SECONDS, default 60)
@@ -27,6 +28,8 @@ build_packages=(cmake ninja-build g++ git libfmt-dev libcli11-dev nlohmann-json3
   faketime libfaketime libmariadb-dev libssl-dev ccache)
 engine_packages=(mariadb-server mariadb-client postgresql postgresql-contrib)
 report_packages=(python3-matplotlib python3-scipy libbenchmark-tools)
+# The report's browser test (reports/browser): Debian's chromium, driven by puppeteer-core.
+browser_packages=(chromium)
 # Worker ids leased from a real coordinator (coord/, idbench worker-ids): etcd 3.4.
 coord_packages=(etcd-server etcd-client)
 # The fuzz targets (fuzz/): clang and its libFuzzer runtime (libclang_rt.fuzzer on Debian 12).
@@ -53,15 +56,16 @@ ensure_packages() {
   rm -f /tmp/idbench-apt.log  # kept only when the install failed
 }
 
-# The Node.js adapters' npm packages (adapters/node, pinned by package-lock.json): Debian's
+# The npm packages of a directory of the checkout, pinned by its package-lock.json (adapters/node:
+# the Node.js adapters; reports/browser: puppeteer-core for the report's browser test): Debian's
 # nodejs and npm if missing, then `npm ci` when node_modules is missing or older than the lock.
-ensure_node_adapters() {
+ensure_npm_packages() {  # dir, relative to the checkout
   command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || ensure_packages nodejs npm
-  local dir=$root/adapters/node
+  local dir=$root/$1
   [ -d "$dir/node_modules" ] && [ ! "$dir/package-lock.json" -nt "$dir/node_modules" ] && return 0
-  say "installing the Node.js adapters' packages (npm ci in adapters/node)"
+  say "installing the npm packages of $1 (npm ci)"
   (cd "$dir" && npm ci --no-audit --no-fund >/tmp/idbench-npm.log 2>&1) ||
-    { tail -20 /tmp/idbench-npm.log >&2; die "npm ci failed in adapters/node (log: /tmp/idbench-npm.log)"; }
+    { tail -20 /tmp/idbench-npm.log >&2; die "npm ci failed in $1 (log: /tmp/idbench-npm.log)"; }
   rm -f /tmp/idbench-npm.log  # kept only when npm ci failed
   touch "$dir/node_modules"
 }
@@ -145,8 +149,9 @@ smoke_variants() {
 
 run_tests() {
   ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}" \
-    "${fuzz_packages[@]}" "${coord_packages[@]}"
-  ensure_node_adapters
+    "${fuzz_packages[@]}" "${coord_packages[@]}" "${browser_packages[@]}"
+  ensure_npm_packages adapters/node
+  ensure_npm_packages reports/browser
   configure_and_build release
   say "ctest (release)"
   ctest --preset release
@@ -183,7 +188,7 @@ case "$cmd" in
     ;;
   bench)
     ensure_packages "${build_packages[@]}" "${engine_packages[@]}"  # the real systems: mariadb
-    ensure_node_adapters  # --full runs every real system, the Node adapters among them
+    ensure_npm_packages adapters/node  # --full runs every real system, the Node adapters among them
     configure_and_build release
     mkdir -p "$latest"
     [ -x bench/run_bench.sh ] || die "bench/run_bench.sh is missing"
@@ -235,15 +240,23 @@ case "$cmd" in
     mkdir -p "$latest"
     derived_ids "$@"
     ;;
-  report)
+  report)  # report | report --compare DIR_A DIR_B [--out DIR]   (compare.html, two runs side by side)
     ensure_packages "${report_packages[@]}"
+    if [ "${1:-}" = --compare ]; then
+      shift
+      # Paths as the caller gave them: from the directory run.sh was started in (OLDPWD, set by
+      # the cd at the top), where compare.html goes without --out.
+      cd "${OLDPWD:-$root}"
+      exec /usr/bin/python3 "$root/reports/side_by_side.py" "$@"
+    fi
     [ -x reports/render.sh ] || die "reports/render.sh is missing"
     reports/render.sh "$latest"
     ;;
   advise)  # advise [RESULTS_DIR] --engine E [--row-bytes N] [--writers N] [--rate N] [--must P,...]
     dir=$latest
     if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then dir=$1; shift; fi
-    exec /usr/bin/python3 reports/advise.py "$dir" "$@"
+    cd "${OLDPWD:-$root}"  # a DIR the caller gave is relative to where run.sh was started
+    exec /usr/bin/python3 "$root/reports/advise.py" "$dir" "$@"
     ;;
   compare)
     if [ "${1:-}" = --revs ]; then  # build two revisions, run them interleaved, judge
@@ -259,7 +272,7 @@ case "$cmd" in
     ;;
   all)
     ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}"
-    ensure_node_adapters
+    ensure_npm_packages adapters/node
     configure_and_build release
     mkdir -p "$latest"
     part "smoke: generate + check every variant" smoke
@@ -276,7 +289,7 @@ case "$cmd" in
     say "done; results in $latest"
     ;;
   -h | --help | help)
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
     ;;
   *)
     die "unknown command '$cmd' (try ./run.sh --help)"

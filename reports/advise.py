@@ -290,7 +290,8 @@ def figures(facts: Facts, c: Candidate, engine: str, row: int, writers: int) -> 
                               at_point=bool(f) and (f.row_bytes, f.writers) == (row, writers)))
     out.append(c.capacity.get(str(writers)) or _capacity(facts, c, writers))
     threads = facts.values("threads", variant=c.variant, metric="p99_ns")
-    p99 = (_one(facts, variant=c.variant, metric="p99_ns", threads=threads[-1]) if threads else
+    p99 = (_one(facts, variant=c.variant, metric="p99_ns", threads=nearest(threads, writers))
+           if threads else
            _one(facts, variant=c.variant, metric="p99_ns",
                 writers=nearest(facts.values("writers", variant=c.variant, metric="p99_ns"),
                                 writers)))
