@@ -422,6 +422,8 @@ def advise(facts: Facts, w: Workload) -> Answer:
         why = ("the most measured" if writers == max(ws) and writers < w.writers
                else "the nearest measured")
         used.append(f"{w.writers} writers asked: {writers}, {why}")
+    if "clock-step-back" in w.musts and facts.step_back:
+        used.append(f"clock step back as measured: {facts.step_back}")
     cands = candidates(facts, sorted(set(ws)))
     placed, ruled, seen = [], {}, set()
     for c, figs in ranking(facts, cands, w.engine, row, writers):

@@ -6,6 +6,16 @@ SVG (svg.fonttype "none"): the file is smaller and searchable, and the browser's
 draws it. Output is deterministic for the same input (fixed hash salt, no date in metadata),
 so two renders of one run give the same bytes.
 
+A panel shows at most MAX_SERIES labelled series: a reader tells six lines apart, not eighteen.
+Where a chart has more, it is drawn as small multiples sharing their axes, one panel per family
+of generators (Snowflake variants; UUID variants; the other schemes: counters, DCE; the floors
+and references), a family of more than six split in turn. `panel_series` counts what every
+panel draws; `_svg` records it in SERIES_LOG, which charts_test.py checks.
+
+This is the only module that draws: the sections (content.py, real_faults.py,
+derived_ids_section.py, worker_ids_section.py) name a chart function here and never import
+matplotlib themselves.
+
 Every variant keeps its colour in every chart (`colour_of`), so a reader follows one variant from
 the throughput chart to the timelines without a legend hunt.
 
@@ -25,6 +35,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter, NullLocator  # noqa:
 
 import units as u  # noqa: E402
 import locality_rows as lr  # noqa: E402
+import worker_ids as wi  # noqa: E402
 from inputs import (Bench, Locality, locality_generator, number, payload_of,  # noqa: E402
                     policy_label)
 
@@ -33,7 +44,7 @@ plt.rcParams.update({
     "svg.hashsalt": "idbench",
     "font.family": "DejaVu Sans",
     "font.size": 9,
-    "axes.titlesize": 10,
+    "axes.titlesize": 9.5,
     "axes.spines.top": False,
     "axes.spines.right": False,
     "axes.grid": True,
@@ -42,18 +53,24 @@ plt.rcParams.update({
     "legend.frameon": False,
 })
 
+MAX_SERIES = 6  # labelled series per panel
+
 _PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
             "#7f7f7f", "#bcbd22", "#17becf"]
 # The registry's order, from the variant description of the run (set_variant_order); a variant
 # the description does not name gets the next free colour.
 _order: list[str] = []
 _assigned: dict[str, str] = {}
+_schemes: dict[str, str] = {}  # variant -> its scheme, from the same description
 
 
-def set_variant_order(names: list[str]) -> None:
-    """Colours are given out in this order (the registry's); forgets the colours given so far."""
+def set_variant_order(names: list[str], schemes: dict[str, str] | None = None) -> None:
+    """Colours are given out in this order (the registry's); forgets the colours given so far.
+    `schemes` (variant -> scheme, as the description gives it) sorts variants into families."""
     _order[:] = list(names)
     _assigned.clear()
+    _schemes.clear()
+    _schemes.update(schemes or {})
 
 
 def colour_of(variant: str) -> str:
@@ -64,10 +81,73 @@ def colour_of(variant: str) -> str:
     return _assigned[variant]
 
 
+SNOWFLAKE, UUID, OTHER = "Snowflake variants", "UUID variants", "other schemes"
+FAMILY_ORDER = (SNOWFLAKE, UUID, OTHER)
+
+
+def family_of(variant: str) -> str:
+    """The family a variant is drawn with: its scheme Snowflake; a UUID scheme (or no scheme
+    and a uuid name); every other scheme (the counters, DCE, a scheme not known here)."""
+    scheme = _schemes.get(variant, "")
+    if scheme == "Snowflake":
+        return SNOWFLAKE
+    if scheme.upper().startswith("UUID") or (not scheme and variant.lower().startswith("uuid")):
+        return UUID
+    return OTHER
+
+
+def _other_title(variants: list[str]) -> str:
+    """The "other schemes" family named by what is in it: "AUTO_INCREMENT, ticket server, DCE"."""
+    names = list(dict.fromkeys(_schemes.get(v) or v for v in variants))
+    return ", ".join(names) if len(names) <= 3 else ", ".join(names[:2]) + " and others"
+
+
+def _chunks(items: list, limit: int = MAX_SERIES) -> list[list]:
+    """`items` in runs of at most `limit`, as even as the count allows."""
+    if len(items) <= limit:
+        return [items] if items else []
+    n = -(-len(items) // limit)
+    size = -(-len(items) // n)
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def by_family(variants: list[str]) -> list[tuple[str, list[str]]]:
+    """(panel title, variants) per family in FAMILY_ORDER, each at most MAX_SERIES."""
+    groups: dict[str, list[str]] = {}
+    for v in variants:
+        groups.setdefault(family_of(v), []).append(v)
+    out = []
+    for fam in FAMILY_ORDER:
+        vs = groups.get(fam, [])
+        parts = _chunks(vs)
+        for i, part in enumerate(parts):
+            title = _other_title(part) if fam == OTHER else fam
+            out.append((title + (f" ({i + 1}/{len(parts)})" if len(parts) > 1 else ""), part))
+    return out
+
+
 NODE_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"]
+
+# What every chart drawn so far showed, panel by panel: (figure title, [(panel title, labelled
+# series)]). charts_test.py reads it; the report does not.
+SERIES_LOG: list[tuple[str, list[tuple[str, int]]]] = []
+
+
+def panel_series(fig) -> list[tuple[str, int]]:
+    """(panel title, labelled series) for every panel of a figure: the distinct legend labels
+    of what the panel itself draws (lines, markers, bars, shaded spans). A legend placed in a
+    spare panel for the others counts nothing there."""
+    out = []
+    for ax in fig.axes:
+        _, labels = ax.get_legend_handles_labels()
+        out.append((ax.get_title() or ax.get_ylabel() or "?", len(dict.fromkeys(labels))))
+    return out
 
 
 def _svg(fig) -> str:
+    title = fig._suptitle.get_text() if fig._suptitle is not None else ""
+    SERIES_LOG.append((title or (fig.axes[0].get_title() if fig.axes else "?"),
+                       panel_series(fig)))
     buf = io.StringIO()
     fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
@@ -110,6 +190,24 @@ def _threads_axis(ax, threads):
     ax.set_xlabel("threads")
 
 
+def _grid(n: int, cols: int, width: float, height: float, **kw):
+    """n panels on rows of `cols`, the spare slots of the last row switched off."""
+    cols = max(1, min(cols, n))
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(width, height * rows), squeeze=False, **kw)
+    flat = list(axes.flat)
+    for ax in flat[n:]:
+        ax.axis("off")
+    return fig, flat[:n]
+
+
+def _panel_legend(ax, **kw) -> None:
+    """A panel's own legend, under its x axis (at most MAX_SERIES entries)."""
+    if ax.get_legend_handles_labels()[1]:
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=7.5, ncol=1,
+                  handlelength=2.6, **kw)
+
+
 # ---------------------------------------------------------------------------------------------
 # bench
 
@@ -118,19 +216,19 @@ def _threads_axis(ax, threads):
 # chart draws them: name → (legend label, line style). A floor or reference not listed here is
 # drawn all the same, under its own name.
 FLOOR_LINES = {
-    "no-clock": ("floor: no clock read (the harness's own cost per ID)",
-                 dict(color="#555555", ls=(0, (1, 1)), marker="^")),
-    "clock-once": ("floor: one clock read per ID (harness + clock)",
-                   dict(color="#555555", ls="-.", marker="v")),
-    "clock-once+mutex": ("floor, 1 thread: one clock read + one std::mutex (under mutex)",
-                         dict(color="#666666", ls="-.", marker="D")),
-    "clock-once+cas": ("floor, 1 thread: one clock read + one compare-exchange (under cas)",
-                       dict(color="#666666", ls="-.", marker="P")),
+    "no-clock": ("floor: no clock read", dict(color="#555555", ls=(0, (1, 1)), marker="^")),
+    "clock-once": ("floor: one clock read", dict(color="#555555", ls="-.", marker="v")),
+    "clock-once+mutex": ("floor: one clock read + std::mutex (1 thread)",
+                         dict(color="#8c564b", ls="-.", marker="D")),
+    "clock-once+cas": ("floor: one clock read + compare-exchange (1 thread)",
+                       dict(color="#9467bd", ls="-.", marker="P")),
 }
 REFERENCE_LINES = {
-    "clock-under-lock-mutex": ("reference: Twitter's original mutex (clock read under the lock)",
+    "clock-under-lock-mutex": ("reference: Twitter's original mutex",
                                dict(color="black", ls="--", marker="x")),
 }
+FETCH_ADD = ("baseline fetch_add", dict(color="#999999", ls=":", marker="s"))
+FLOORS_TITLE = "floors and fetch_add"
 
 
 def _medians(b: Bench, kind: str, name: str, layout: str | None, threads) -> list[tuple]:
@@ -144,68 +242,111 @@ def _medians(b: Bench, kind: str, name: str, layout: str | None, threads) -> lis
     return pts
 
 
-def _variant_lines(ax, b: Bench, layout: str, threads) -> tuple[list[float], dict]:
-    """One line per variant; returns every value drawn and, per variant with more than one node
+def _layout_bound(b: Bench, v: str) -> bool:
+    """Whether a variant's IDs follow the layout (Snowflake) rather than ignore it (UUIDs and
+    counters run under every layout name with the label 'layout unused')."""
+    return any(not r.layout_unused for r in b.runs.values()
+               if r.kind == "generate" and r.variant == v and not r.error)
+
+
+def _reference_family(name: str, families: list[tuple[str, list[str]]]) -> str | None:
+    """The family a reference is drawn with: that of the variant its name ends with
+    ("clock-under-lock-mutex": mutex's), else the first family."""
+    for title, vs in families:
+        if any(name.endswith("-" + v) for v in vs):
+            return title
+    return families[0][0] if families else None
+
+
+def throughput_panels(b: Bench) -> list[dict]:
+    """The panels of the throughput chart: {"title", "layout", "lines": [(kind, name, layout)]}.
+    A family whose IDs follow the layout gets one panel per layout (with the references of that
+    layout); one that ignores it a single panel; the floors and fetch_add one more."""
+    layouts = b.layouts("generate")
+    variants = b.variants("generate")
+    families = by_family(variants)
+    bound = [(t, vs) for t, vs in families if any(_layout_bound(b, v) for v in vs)]
+    refs = b.variants("reference")
+    ref_home = {r: _reference_family(r, bound) for r in refs}
+    panels = []
+    for title, vs in families:
+        if any(_layout_bound(b, v) for v in vs):
+            for layout in layouts:
+                lines = [("generate", v, layout) for v in vs]
+                lines += [("reference", r, layout) for r in refs if ref_home[r] == title
+                          and _medians(b, "reference", r, layout, b.threads("generate"))]
+                for i, part in enumerate(_chunks(lines)):
+                    panels.append({"title": f"{title} · {layout}" + (f" ({i + 1})" if i else ""),
+                                   "layout": layout, "lines": part})
+        else:
+            first = next((lay for lay in layouts if any(
+                b.find("generate", v, lay, t) for v in vs for t in b.threads("generate"))),
+                layouts[0] if layouts else None)
+            panels.append({"title": title, "layout": None,
+                           "lines": [("generate", v, first) for v in vs]})
+    floor_lines = [("baseline", "fetch_add", None)] + [("floor", f, None)
+                                                       for f in b.variants("floor")]
+    floor_lines += [("reference", r, lay) for r in refs if ref_home[r] is None
+                    for lay in layouts]
+    floor_lines = [x for x in floor_lines if _medians(b, x[0], x[1], x[2], b.threads("generate"))]
+    for i, part in enumerate(_chunks(floor_lines)):
+        panels.append({"title": FLOORS_TITLE + (f" ({i + 1})" if i else ""), "layout": None,
+                       "lines": part})
+    return panels
+
+
+def _line_style(b: Bench, kind: str, name: str, layout: str | None) -> tuple[str, dict]:
+    if kind == "generate":
+        r = next((x for x in b.runs.values() if x.kind == "generate" and x.variant == name
+                  and x.layout == layout), None)
+        unused = bool(r and r.layout_unused)
+        return name, dict(marker="o", ms=4, lw=1.6, color=colour_of(name),
+                          ls="--" if unused else "-")
+    if kind == "baseline":
+        return FETCH_ADD[0], dict(lw=1.1, ms=3.5, **FETCH_ADD[1])
+    known = FLOOR_LINES if kind == "floor" else REFERENCE_LINES
+    label, style = known.get(name, (f"{kind}: {name}", dict(color="#555555", ls="--")))
+    return label, dict(lw=1.2, ms=4.5, **style)
+
+
+def _draw_panel(ax, b: Bench, panel: dict, threads) -> tuple[list[float], dict]:
+    """The panel's lines; returns every value drawn and, per variant with more than one node
     id, its (threads, cap for those node ids) points."""
     ys_all, multi_node = [], {}
-    for v in b.variants("generate"):
-        xs, ys = [], []
-        unused = False
-        for t in threads:
-            r = b.find("generate", v, layout, t)
-            y = None if r is None or r.error else r.median("ids_per_s")
-            if y:
-                xs.append(t)
-                ys.append(y)
-                unused = r.layout_unused
+    for kind, name, layout in panel["lines"]:
+        pts = _medians(b, kind, name, layout, threads)
+        if not pts:
+            continue
+        label, style = _line_style(b, kind, name, layout)
+        if kind == "reference" and panel["layout"] is None and layout:
+            label += f" ({layout})"
+        if kind in ("floor",) and len(pts) == 1:
+            style = dict(style, ms=7, mfc=style.get("color"))  # one point: a filled marker
+        ax.plot([t for t, _ in pts], [y for _, y in pts], label=label, **style)
+        ys_all += [y for _, y in pts]
+        if kind == "generate" and panel["layout"]:
+            for t, _ in pts:
+                r = b.find("generate", name, layout, t)
                 cap, nodes = r.median("cap_per_s"), r.median("nodes")
                 if cap and nodes and nodes > 1:
-                    multi_node.setdefault(v, []).append((t, cap))
-        if xs:
-            ax.plot(xs, ys, marker="o", ms=4, lw=1.6, color=colour_of(v),
-                    ls="--" if unused else "-", label=v)
-            ys_all += ys
+                    multi_node.setdefault(name, []).append((t, cap))
     return ys_all, multi_node
 
 
-def _reference_lines(ax, b: Bench, layout: str, threads) -> list[float]:
-    """The lines every variant is read against: fetch_add (one shared atomic word, the floor of
-    any shared counter), the harness's floors, and the bench-only references; returns every
-    value drawn."""
-    lines = [(_medians(b, "baseline", "fetch_add", None, threads), "baseline fetch_add",
-              dict(color="#999999", ls=":", marker="s"))]
-    for kind, names, known in (("floor", b.variants("floor"), FLOOR_LINES),
-                               ("reference", b.variants("reference"), REFERENCE_LINES)):
-        for name in names:
-            label, style = known.get(name, (f"{kind}: {name}", dict(color="#555555", ls="--")))
-            lines.append((_medians(b, kind, name, layout if kind == "reference" else None,
-                                   threads), label, style))
-    ys_all = []
-    for pts, label, style in lines:
-        if pts:
-            ax.plot([t for t, _ in pts], [y for _, y in pts], lw=1, ms=3, label=label,
-                    **style)
-            ys_all += [y for _, y in pts]
-    return ys_all
-
-
-def _cap_lines(ax, cap, lo, hi, near, threads, multi_node) -> float:
+def _cap_lines(ax, cap, near, top, threads, multi_node) -> None:
     """The format cap when it is near the variants (within 3x above `near`, the fastest
-    variant: on the wide layout it is 250x above everything, by design, and only named), and
-    the cap for the node ids each multi-node variant used; returns the top of the y axis."""
+    variant of the panel: on the wide layout it is 250x above everything, by design, and only
+    named), and the cap for the node ids each multi-node variant used."""
     cap_drawn = bool(cap) and cap <= near * 3
     if cap:
         if cap_drawn:
             ax.axhline(cap, color="black", lw=1.4)
             ax.annotate(f"format cap, 1 node id: {u.si(cap)} IDs/s", (threads[0], cap),
-                        xytext=(2, 3), textcoords="offset points", fontsize=8)
-            hi = max(hi, cap)
+                        xytext=(2, 3), textcoords="offset points", fontsize=7.5)
         else:
-            ax.text(0.01, 0.99, f"format cap: {u.si(cap)} IDs/s per node id, far above "
-                                "the chart: nothing here is capped",
-                    transform=ax.transAxes, va="top", fontsize=8)
-    top = hi * 1.6
-    ax.set_ylim(lo / 1.6, top)
+            ax.text(0.02, 0.98, f"format cap {u.si(cap)} IDs/s per node id:\nfar above, "
+                                "nothing here is capped",
+                    transform=ax.transAxes, va="top", fontsize=7)
     # The cap for the node ids a variant used (one per thread for some) may leave the chart at
     # the top; it does not stretch the axis.
     for v, pts in (multi_node.items() if cap_drawn else ()):
@@ -214,54 +355,82 @@ def _cap_lines(ax, cap, lo, hi, near, threads, multi_node) -> float:
         inside = [p for p in pts if p[1] <= top / 1.3] or pts[:1]
         ax.annotate(f"cap × node ids ({v})", inside[-1], xytext=(-4, 4),
                     textcoords="offset points", ha="right", fontsize=7)
-    return top
+
+
+def _layout_words(b: Bench, layout: str) -> str:
+    """"ts=41,node=5+5,seq=12" of a layout's description, for a panel title."""
+    spec = str(b.context.get(f"idbench_layout_{layout}", "")).split(";")[0]
+    return ",".join(spec.split(",")[:3])
 
 
 def throughput_chart(b: Bench) -> str:
-    layouts = b.layouts("generate")
     threads = b.threads("generate")
-    fig, axes = plt.subplots(1, len(layouts), figsize=(5.4 * len(layouts), 4.6), squeeze=False)
-    for ax, layout in zip(axes[0], layouts):
-        variant_ys, multi_node = _variant_lines(ax, b, layout, threads)
-        ys = variant_ys + _reference_lines(ax, b, layout, threads)
-        if not ys:
-            ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center")
-            continue
-        ax.set_yscale("log")
-        _cap_lines(ax, b.layout_cap_per_s(layout), min(ys), max(ys), max(variant_ys or ys),
-                   threads, multi_node)
-        _si_axis(ax)
+    panels = throughput_panels(b)
+    fig, axes = _grid(len(panels), 3, 11, 3.9, sharey=True)
+    drawn = []
+    for ax, panel in zip(axes, panels):
+        ys, multi = _draw_panel(ax, b, panel, threads)
+        drawn.append((ax, panel, ys, multi))
         _threads_axis(ax, threads)
+        words = _layout_words(b, panel["layout"]) if panel["layout"] else ""
+        ax.set_title(panel["title"] + (f"\n{words}" if words else ""), fontsize=9)
+    every = [y for _, _, ys, _ in drawn for y in ys]
+    if not every:
+        axes[0].text(0.5, 0.5, "no data", transform=axes[0].transAxes, ha="center")
+        return _svg(fig)
+    lo, hi = min(every), max(every)
+    caps = []
+    for ax, panel, ys, multi in drawn:
+        cap = b.layout_cap_per_s(panel["layout"]) if panel["layout"] else None
+        if cap and ys and cap <= max(ys) * 3:
+            caps.append(cap)
+    hi = max([hi] + caps)
+    top = hi * 1.8
+    for ax, panel, ys, multi in drawn:
+        ax.set_yscale("log")
+        ax.set_ylim(lo / 1.6, top)
+        if panel["layout"] and ys:
+            _cap_lines(ax, b.layout_cap_per_s(panel["layout"]),
+                       max(y for y in ys), top, threads, multi)
+        _si_axis(ax)
+        _panel_legend(ax)
+    for ax in axes[::3]:
         ax.set_ylabel("IDs per second (log)")
-        spec = b.context.get(f"idbench_layout_{layout}", "")
-        ax.set_title(f"layout {layout}" + (f"\n{str(spec).split(';')[0]}" if spec else ""))
-    handles, labels = _legend_entries(axes[0])
-    ncol = min(4, len(labels))
-    fig.legend(handles, labels, loc="lower center", ncol=ncol, bbox_to_anchor=(0.5, -0.02))
-    rows = -(-len(labels) // max(1, ncol))
-    fig.tight_layout(rect=(0, min(0.3, 0.035 * rows + 0.02), 1, 1))
+    fig.tight_layout(h_pad=1.0, w_pad=1.2)
     return _svg(fig)
 
 
-def latency_chart(b: Bench) -> str:
-    rows = []
-    gl = b.layouts("generate")
-    if gl:
-        layout = "wide" if "wide" in gl else gl[0]
-        rows.append(("generate", layout, f"tight loop, layout {layout}"))
-    ll = b.layouts("load")
-    if ll:
-        layout = "twitter" if "twitter" in ll else ll[0]
-        rate = number(_as_float(b.context.get("idbench_load_rate_per_s")))
-        rows.append(("load", layout, f"offered load {u.si(rate) if rate else ''} IDs/s, "
-                                     f"layout {layout}"))
-    pcts = (("p50_ns", "p50"), ("p99_ns", "p99"), ("p999_ns", "p99.9"))
-    fig, axes = plt.subplots(len(rows), 3, figsize=(11, 3.3 * len(rows)), squeeze=False,
-                             sharey="row")
-    for (kind, layout, title), axrow in zip(rows, axes):
-        threads = b.threads(kind)
-        for ax, (key, name) in zip(axrow, pcts):
-            for v in b.variants(kind):
+LATENCY_PCTS = (("p50_ns", "p50"), ("p99_ns", "p99"), ("p999_ns", "p99.9"))
+
+
+def latency_mode(b: Bench, kind: str) -> tuple[str, str] | None:
+    """(layout, words) the latency chart of `kind` shows (Bench.latency_layout); None when
+    `kind` did not run."""
+    layout = b.latency_layout(kind)
+    if layout is None:
+        return None
+    if kind == "generate":
+        return layout, f"tight loop, layout {layout}"
+    rate = number(_as_float(b.context.get("idbench_load_rate_per_s")))
+    return layout, f"offered load {u.si(rate) if rate else ''} IDs/s, layout {layout}"
+
+
+def latency_chart(b: Bench, kind: str = "generate") -> str:
+    """p50, p99 and p99.9 against threads for one kind of run (the tight loop, or offered
+    load): one row of three panels per family of variants, sharing the y axis."""
+    if latency_mode(b, kind) is None:  # the other kind, rather than nothing
+        kind = "load" if kind == "generate" else "generate"
+    mode = latency_mode(b, kind)
+    if mode is None:
+        raise ValueError("no generate/ or load/ benchmarks")
+    layout, words = mode
+    threads = b.threads(kind)
+    families = by_family(b.variants(kind))
+    fig, axes = plt.subplots(len(families), 3, figsize=(11, 2.25 * len(families) + 0.5),
+                             squeeze=False, sharey=True, sharex=True)
+    for (title, vs), axrow in zip(families, axes):
+        for ax, (key, name) in zip(axrow, LATENCY_PCTS):
+            for v in vs:
                 xs, ys = [], []
                 for t in threads:
                     r = b.find(kind, v, layout, t)
@@ -274,12 +443,14 @@ def latency_chart(b: Bench) -> str:
             ax.set_yscale("log")
             _ns_axis(ax)
             _threads_axis(ax, threads)
-            ax.set_title(f"{name} — {title}", fontsize=9)
+            ax.set_title(f"{name} · {title}", fontsize=8.5)
         axrow[0].set_ylabel("latency per call (log)")
-    handles, labels = _legend_entries(axes.flat)
-    fig.legend(handles, labels, loc="lower center", ncol=min(8, len(labels)),
-               bbox_to_anchor=(0.5, -0.01))
-    fig.tight_layout(rect=(0, 0.05 if len(rows) > 1 else 0.1, 1, 1))
+        axrow[-1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=7.5,
+                         title=title, title_fontsize=7.5)
+    for ax in axes[:-1].flat:
+        ax.set_xlabel("")
+    fig.suptitle(words, fontsize=8.5, x=0.01, ha="left")
+    fig.tight_layout()
     return _svg(fig)
 
 
@@ -353,18 +524,53 @@ def locality_chart(loc: Locality) -> str:
     return _svg(fig)
 
 
-def row_size_chart(loc: Locality) -> str:
-    """Leaf fill against row size, one line per generator, one panel per writer count; the
-    crossovers of locality_rows.crossings() circled."""
-    ws = lr.writer_counts(loc)
-    fig, axes = plt.subplots(1, len(ws), figsize=(5.6 * len(ws), 4.2), sharey=True, squeeze=False)
-    sizes = loc.row_sizes()
-    for ax, w in zip(axes[0], ws):
+def _is_baseline_line(label: str) -> bool:
+    """A line of the single-writer BIGINT baselines ("sequential bigint = ..."), not a variant."""
+    return all(" bigint" in part for part in label.split(" = "))
+
+
+def row_size_panels(loc: Locality) -> list[tuple[str, dict[str, dict[int, float]]]]:
+    """(panel title, lines) of the row-size chart: one panel per writer count; where that has
+    more than MAX_SERIES lines, one per family of generators, the BIGINT baselines in each."""
+    panels = []
+    for w in lr.writer_counts(loc):
         lines = lr.fill_lines(loc, w)
+        title = f"{w} writer{'s' if w != 1 else ''}"
+        if len(lines) <= MAX_SERIES:
+            panels.append((title, lines))
+            continue
+        base = {k: v for k, v in lines.items() if _is_baseline_line(k)}
+        room = max(1, MAX_SERIES - len(base))
+        groups: dict[str, list[str]] = {}
+        for k in lines:
+            if k not in base:
+                groups.setdefault(family_of(k.split(" = ")[0]), []).append(k)
+        for fam in FAMILY_ORDER:
+            for part in _chunks(groups.get(fam, []), room):
+                panels.append((f"{title} · {fam if fam != OTHER else _other_title(part)}",
+                               {**{k: lines[k] for k in part}, **base}))
+    return panels
+
+
+def _fill_line_style(label: str, i: int) -> dict:
+    first = label.split(" = ")[0]
+    if _is_baseline_line(label):
+        return dict(color="#555555" if "sequential" in first else "#aaaaaa", ls="--")
+    return dict(color=colour_of(first), ls="-")
+
+
+def row_size_chart(loc: Locality) -> str:
+    """Leaf fill against row size, one line per generator, one panel per writer count (and per
+    family when a writer count has more lines than a panel shows); the crossovers of
+    locality_rows.crossings() circled."""
+    panels = row_size_panels(loc)
+    fig, axes = _grid(len(panels), 2, 11, 4.0, sharey=True)
+    sizes = loc.row_sizes()
+    for ax, (title, lines) in zip(axes, panels):
         for i, (label, line) in enumerate(lines.items()):
             xs = sorted(line)
             ax.plot(xs, [100 * line[x] for x in xs], marker=".", lw=1.4, label=label,
-                    color=plt.cm.tab10(i % 10), ls="-" if i < 10 else "--")
+                    **_fill_line_style(label, i))
         for c in lr.crossings(lines):
             ax.plot([c.x], [100 * c.fill], "o", ms=9, mfc="none", mec="#222222", mew=1.1)
         for ref in (100 * 15 / 16, 100 * math.log(2)):
@@ -372,12 +578,12 @@ def row_size_chart(loc: Locality) -> str:
         ax.set_xticks(sizes)
         ax.set_xticklabels([str(x) for x in sizes], fontsize=7)
         ax.set_xlabel("payload bytes beside the key")
-        ax.set_title(f"{w} writer{'s' if w != 1 else ''}", fontsize=9)
-        ax.legend(fontsize=6.5, loc="lower left")
-    axes[0][0].set_ylabel("leaf fill (%)")
-    lowest = min((100 * f for w in ws for line in lr.fill_lines(loc, w).values()
+        ax.set_title(title, fontsize=9)
+        ax.legend(fontsize=7, loc="lower left")
+    axes[0].set_ylabel("leaf fill (%)")
+    lowest = min((100 * f for _, lines in panels for line in lines.values()
                   for f in line.values()), default=0)
-    axes[0][0].set_ylim(max(0, 10 * math.floor(lowest / 10) - 10), 102)
+    axes[0].set_ylim(max(0, 10 * math.floor(lowest / 10) - 10), 102)
     fig.suptitle(f"InnoDB model, {u.count(number(loc.matrix[0].get('rows')))} rows per stream; "
                  "circles: crossovers", fontsize=8, x=0.99, ha="right")
     fig.tight_layout()
@@ -510,8 +716,11 @@ def _timeline_nodes(ax, t: dict) -> tuple[float, float, float, int]:
         x, lo, hi = _broken(pts, gap)
         colour = NODE_COLOURS[k % len(NODE_COLOURS)]
         ax.fill_between(x, lo, hi, color=colour, alpha=0.35, lw=0)
-        ax.plot(x, [(a + b) / 2 for a, b in zip(lo, hi)], color=colour, lw=1.1,
-                label=f"node {node.get('node', k)}")
+        # Two nodes are named one by one; more share one entry (the strips tell them apart),
+        # so that a panel keeps to MAX_SERIES labelled series.
+        label = (f"node {node.get('node', k)}" if len(nodes) <= 2 else
+                 f"nodes 0–{len(nodes) - 1}, one colour each" if k == 0 else "_")
+        ax.plot(x, [(a + b) / 2 for a, b in zip(lo, hi)], color=colour, lw=1.1, label=label)
         xmax = max(xmax, max(xs_all) / 1000)
         ymin = min(ymin, min(p[1] for p in pts) / 1000)
         ymax = max(ymax, max(p[2] for p in pts) / 1000)
@@ -610,3 +819,81 @@ def timeline_chart(scenario: str, cells: list[dict]) -> str:
     _timeline_legend(fig, axes, n, scenario)
     fig.tight_layout()
     return _svg(fig)
+
+
+# ---------------------------------------------------------------------------------------------
+# The real systems under faults (real_faults.py), worker ids derived (derived_ids_section.py)
+# and leased (worker_ids_section.py)
+
+
+def real_fault_timeline(part: dict) -> str:
+    """IDs issued per server per bucket, failed requests, and the fault's events, of one
+    system through one fault (real_chaos.json)."""
+    t = part["timeline"]
+    xs = [x / 1000 for x in t["t_ms"]]
+    bucket_s = number(t.get("bucket_ms")) or 100
+    fig, ax = plt.subplots(figsize=(8, 2.6))
+    servers = t.get("ids_per_server") or []
+    for i, ids in enumerate(servers):
+        ax.step(xs, ids, where="post", color=NODE_COLOURS[i % len(NODE_COLOURS)],
+                label=(f"server {i}" if len(servers) < MAX_SERIES else
+                       f"servers 0–{len(servers) - 1}" if i == 0 else "_"))
+    if any(t.get("failures") or []):
+        ax.step(xs, t["failures"], where="post", color="#d62728", label="failed requests")
+    for e in part.get("events") or []:
+        x = number(e.get("t_ms")) if isinstance(e, dict) else None
+        if x is not None:
+            ax.axvline(x / 1000, color="#555", linestyle=":", linewidth=1)
+    ax.set_xlabel("seconds since the start")
+    ax.set_ylabel(f"IDs per {bucket_s:g} ms")
+    ax.legend(loc="upper right", fontsize="small")
+    verdict = part.get("verdict") if isinstance(part.get("verdict"), dict) else {}
+    ax.set_title(f"{part.get('system', '?')}: {verdict.get('verdict', '?')}", fontsize="medium")
+    return _svg(fig)
+
+
+def _objects(xs) -> list[dict]:
+    return [x for x in xs if isinstance(x, dict)] if isinstance(xs, list) else []
+
+
+def collision_chart(doc: dict, derivation: str) -> str:
+    """P(collision) against N for one derivation of a worker id (derived_ids.json), one panel
+    per address plan (one for the plan-free ones), one colour per node width: lines exact, dots
+    simulated with their interval."""
+    curves = [c for c in _objects(doc.get("curves"))
+              if c.get("derivation") == derivation and isinstance(c.get("bits"), int)]
+    plans = list(dict.fromkeys(c.get("plan") for c in curves))
+    fig, axes = plt.subplots(1, len(plans), figsize=(3.0 * len(plans) + 1.5, 2.8),
+                             sharey=True, squeeze=False)
+    bits_order = sorted({c["bits"] for c in curves})
+    layouts = {x.get("bits"): ", ".join(map(str, x.get("layouts") or []))
+               for x in _objects(doc.get("widths"))}
+    for ax, plan in zip(axes[0], plans):
+        for cv in (c for c in curves if c.get("plan") == plan):
+            colour = NODE_COLOURS[bits_order.index(cv["bits"]) % len(NODE_COLOURS)]
+            line = [p for p in cv.get("exact_line") or [] if isinstance(p, list) and len(p) == 2]
+            if line:
+                ax.plot([p[0] for p in line], [p[1] for p in line], color=colour, linewidth=1.2,
+                        label=f"{cv['bits']} bits ({layouts.get(cv['bits'], '')})")
+            pts = [p for p in _objects(cv.get("points"))
+                   if isinstance(p.get("ci"), list) and len(p["ci"]) == 2 and all(
+                       number(x) is not None for x in (p.get("n"), p.get("p"), *p["ci"]))]
+            ax.errorbar([p["n"] for p in pts], [p["p"] for p in pts],
+                        yerr=[[max(0.0, p["p"] - p["ci"][0]) for p in pts],
+                              [max(0.0, p["ci"][1] - p["p"]) for p in pts]],
+                        fmt="o", markersize=2.5, color=colour, elinewidth=0.8,
+                        label=None if line else f"{cv['bits']} bits (simulated)")
+        ax.set_xscale("log")
+        ax.set_ylim(-0.03, 1.03)
+        for y in (0.01, 0.5):
+            ax.axhline(y, color="#999", linestyle=":", linewidth=0.8)
+        ax.set_title(plan or derivation, fontsize="medium")
+        ax.set_xlabel("live processes N")
+    axes[0][0].set_ylabel("P(two share an id)")
+    axes[0][-1].legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="x-small")
+    return _svg(fig)
+
+
+def worker_ids_timeline(run: dict) -> str:
+    """Which node held which worker id when, in one worker-ids run (worker_ids.py draws it)."""
+    return _svg(wi.timeline_figure(run))

@@ -1,11 +1,15 @@
 """content.py — what the report says, independent of how it is written out.
 
 `build_report(results)` turns the loaded results (inputs.py) into a Report (document.py): one
-section per builder below (this run, the decision table, bench, real systems, locality, chaos,
-the real systems under faults, worker ids derived and leased), plus the
+section per builder below (the decision table, bench, real systems, locality, chaos, the real
+systems under faults, worker ids derived and leased, and last this run's provenance), plus the
 machine-readable summary. render.py writes the same Report as HTML (figures inline as SVG) and
-as Markdown (tables only), so the two files cannot disagree. A section whose input is missing
-says so in one sentence and moves on.
+as Markdown (tables only), so the two files cannot disagree.
+
+Every section opens with its takeaway, one sentence computed from the data; its tables, charts
+and notes are the details. Every chart's title is its own takeaway. A section whose input could
+not be read opens with the one sentence that says so (inputs.Results.unread), and nothing else
+in the report repeats it.
 
 Thread safety: pure functions of their inputs.
 """
@@ -17,20 +21,21 @@ from typing import Any, Callable
 
 import units as u
 import locality_rows as lr
-from decision import decision_table, locality_row_words
+from decision import decision_table, is_lower_bound, locality_row_words
 from floors import floor_table
 from document import BAD, GOOD, WARN, Figure, Report, Section, Table  # noqa: F401 (re-exported)
-from inputs import (Bench, Chaos, Locality, Real, Results, locality_generator, number,
-                    gen_bits, payload_of, policy_label)
+from inputs import (BENCH_FILE, CHAOS_FILE, DERIVED_IDS_FILE, LOCALITY_FILE, REAL_FAULTS_FILE,
+                    WORKER_IDS_FILE, Bench, BenchRun, Chaos, Locality, Real, Results,
+                    locality_generator, number, gen_bits, payload_of, policy_label)
 from real_faults import RealFaults, real_faults_section
-from real_systems import durability_text, real_table
+from real_systems import durability_text, per_id_figures, real_table
 from derived_ids_section import derived_ids_section
 from worker_ids_section import worker_ids_section
 from real_systems_locality import add_real_locality
 
-# The chaos scenarios drawn as timelines (issue 6).
+# The chaos scenarios drawn as timelines: the two that step the clock back.
 TIMELINE_SCENARIOS = ("ntp-step-back", "leap-second")
-CLOCK_SEQUENCE = "clock-sequence"  # the DCE policy (issue 14): its panels say what it does
+CLOCK_SEQUENCE = "clock-sequence"  # the DCE policy: its panels say what it does
 
 # ---------------------------------------------------------------------------------------------
 # This run: one row per input, from the run-context block every result file carries
@@ -45,9 +50,7 @@ def commit_text(rc: dict | None) -> str:
                                                                   else "")
 
 
-def _run_row(name: str, present: bool, rc: dict | None, what_ran: str) -> list:
-    if not present:
-        return [name, ("missing", BAD), "", "", "", "", ""]
+def _run_row(name: str, rc: dict | None, what_ran: str) -> list:
     rc = rc or {}
     cpu = f"{rc.get('cpus', '?')} × {rc.get('cpu_model', '?')}" if rc else u.DASH
     return [name, rc.get("host", u.DASH), cpu, commit_text(rc), rc.get("build_type", u.DASH),
@@ -102,12 +105,13 @@ def _run_notes(contexts: dict[str, dict]) -> list[str]:
 
 
 def run_info(results: Results) -> tuple[Table, list[str], dict]:
-    """One row per input: machine, commit and date of the run, from its run-context block."""
+    """One row per input read: machine, commit and date of the run, from its run-context
+    block."""
     b, loc, ch = results.bench, results.locality, results.chaos
-    rows = [_run_row("bench.json", b.present, b.run_context, _bench_ran(b) if b.present else ""),
-            _run_row("locality.json", loc.present, loc.run_context,
-                     _locality_ran(loc) if loc.present else ""),
-            _run_row("chaos.json", ch.present, ch.run_context, _chaos_ran(ch) if ch.present else "")]
+    # The inputs that were read; one that was not is said once, by the section that reads it.
+    rows = [_run_row(name, x.run_context, ran(x))
+            for name, x, ran in ((BENCH_FILE, b, _bench_ran), (LOCALITY_FILE, loc, _locality_ran),
+                                 (CHAOS_FILE, ch, _chaos_ran)) if x.present]
     contexts = {k: dict(x.run_context) for k, x in (("bench", b), ("locality", loc), ("chaos", ch))
                 if x.present and x.run_context}
     info = {k: dict(rc) for k, rc in contexts.items()}  # the summary adds to its copies
@@ -487,67 +491,219 @@ class Figures:
         section.figure(f)
 
 
+def _unread(results: Results, name: str, consequence: str) -> str:
+    """The one sentence for an input that could not be read, with what the section lacks."""
+    return results.unread[name].rstrip(".") + f": {consequence}."
+
+
+def _s(n: float | int, word: str, plural: str | None = None) -> str:
+    """"1 cell", "3 cells"."""
+    return f"{u.count(n)} {word if n == 1 else plural or word + 's'}"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def run_section(results: Results, summary: dict) -> Section:
-    s = Section("run", "This run")
+    """The run's provenance: where and from what each input was made; last in the report."""
+    s = Section("run", "This run: machine, commit and inputs")
     table, notes, info = run_info(results)
-    s.table(table)
-    for n in notes:
-        s.p(n)
     summary["run"] = info
     problems = results.problems()
     summary["missing"] = problems
     summary["inputs"] = {"bench": results.bench.present, "locality": results.locality.present,
                          "chaos": results.chaos.present}
-    if problems:
-        s.p("Missing or partial — the report shows what it has:")
-        s.ul(problems)
-    else:
+    summary["unread"] = dict(results.unread)
+    s.takeaway = run_takeaway(results, notes)
+    if table.rows:
+        s.table(table)
+    for n in notes:
+        s.p(n)
+    said = set(results.unread.values())
+    others = [p for p in problems if p not in said]
+    if others:
+        s.p("Partial or malformed inputs — the report shows what it has:")
+        s.ul(others)
+    elif not results.unread:
         s.p("Every input is present and complete.")
     return s
 
 
+def run_takeaway(results: Results, notes: list[str]) -> str:
+    read = [(name, x.run_context) for name, x in ((BENCH_FILE, results.bench),
+                                                  (LOCALITY_FILE, results.locality),
+                                                  (CHAOS_FILE, results.chaos))
+            if x.present and x.run_context]
+    if not read:
+        return "This run: no input read carries a run-context block (machine, commit, date)."
+    rc = read[0][1]
+    commits = {commit_text(c) for _, c in read}
+    return (f"This run: {_and([n for n, _ in read])} from "
+            + (f"commit {commits.pop()}" if len(commits) == 1 else "different commits")
+            + f" on {rc.get('host', '?')} ({rc.get('cpus', '?')} × {rc.get('cpu_model', '?')}), "
+            f"{rc.get('build_type', '?')} build"
+            + (f"; {notes[0][0].lower()}{notes[0][1:].rstrip('.')}" if notes else "") + ".")
+
+
+def report_meta(results: Results) -> str:
+    """The line under the title: when, from where, which commit on which host, inputs read."""
+    rc = next((x.run_context for x in (results.bench, results.locality, results.chaos)
+               if x.present and x.run_context), None) or {}
+    read = len(INPUTS) - len(results.unread)
+    return (f"from {results.directory}"
+            + (f" · commit {commit_text(rc)} on {rc.get('host', '?')}" if rc else "")
+            + f" · {read} of {len(INPUTS)} inputs read")
+
+
+INPUTS = (BENCH_FILE, LOCALITY_FILE, CHAOS_FILE, REAL_FAULTS_FILE, DERIVED_IDS_FILE,
+          WORKER_IDS_FILE)
+
+
+def decision_takeaway(results: Results, t: Table, data: list[dict]) -> str:
+    speeds = [(d["ids_per_s_2t"], d) for d in data if d.get("ids_per_s_2t")
+              and not is_lower_bound(results, d.get("shown"), d)]
+    out = f"Decision table: {_s(len(data), 'scheme')} with this run's numbers"
+    if speeds:
+        y, d = max(speeds, key=lambda x: x[0])
+        shown = d.get("shown") or ""
+        out += (f"; {d['scheme']}"
+                + (f" ({shown})" if shown and shown.lower() != d["scheme"].lower() else "")
+                + f" issues the most IDs at 2 threads: {u.si(y)} IDs/s on the "
+                  f"{d.get('layout')} layout")
+    marked = [row[0] for row in t.rows if any(isinstance(c, tuple) and c[1] == BAD
+                                              for c in row)]
+    if marked:
+        out += f"; marked red: {_and(marked)}"
+    elif results.chaos.present:
+        out += "; no scheme broke a promise"
+    return out + "."
+
+
 def decision_section(results: Results, summary: dict) -> Section:
     s = Section("decision", "Which generator: the decision table with this run's numbers")
-    t, data, notes = decision_table(results)
+    t, data, _ = decision_table(results)
+    s.takeaway = decision_takeaway(results, t, data)
     s.table(t)
-    s.ul(notes)
     summary["decision_table"] = data
+    summary["decision_notes"] = list(t.notes)
     return s
 
 
-def bench_section(b: Bench, figures: Figures, summary: dict) -> Section:
+# ---------------------------------------------------------------------------------------------
+# Takeaways of the bench
+
+
+def fastest(b: Bench, lower_bounds: set[str], threads: int = 2) -> tuple[BenchRun | None, bool]:
+    """The generate run with the most IDs/s at `threads` threads (the fewest above 1 when no
+    run has 2), in-process lower bounds (`lower_bounds`) aside; and whether one was set aside.
+    (None, False) when nothing ran."""
+    ts = b.threads("generate")
+    if threads not in ts:
+        threads = next((t for t in ts if t > 1), ts[0] if ts else threads)
+    best, skipped = None, False
+    for r in b.runs.values():
+        if r.kind != "generate" or r.threads != threads or r.error:
+            continue
+        y = r.median("ids_per_s")
+        if not y:
+            continue
+        if r.variant in lower_bounds:
+            skipped = True
+            continue
+        if best is None or y > best.median("ids_per_s"):
+            best = r
+    return best, skipped
+
+
+
+def _where(r) -> str:
+    return "" if r.layout_unused else f" on layout {r.layout}"
+
+
+def over_cap(b: Bench) -> list[str]:
+    """Runs that issued more IDs than their layout's cap for the node ids used (a cap ratio
+    above 1 beyond rounding): "mutex on twitter at 8 threads (1.02 × its cap)"."""
+    return [f"{r.variant} on {r.layout} at {r.threads} threads ({r.median('cap_ratio'):.2f} × "
+            "its cap)" for r in b.runs.values()
+            if r.kind == "generate" and not r.error and (r.median("cap_ratio") or 0) > 1.005]
+
+
+def throughput_title(b: Bench, lower_bounds: set[str]) -> str:
+    r, skipped = fastest(b, lower_bounds)
+    if r is None:
+        return "Throughput: no generate/ run recorded IDs/s"
+    return (f"Throughput: {r.variant} issues the most IDs at {r.threads} threads, "
+            f"{u.si(r.median('ids_per_s'))} IDs/s{_where(r)}"
+            + (" (in-process lower bounds aside)" if skipped else ""))
+
+
+def bench_takeaway(b: Bench, lower_bounds: set[str]) -> str:
+    over = over_cap(b)
+    return (throughput_title(b, lower_bounds) + "; "
+            + (f"{_s(len(over), 'run')} passed the layout's cap: {'; '.join(over[:3])}"
+               if over else "every variant is within its layout's cap") + ".")
+
+
+def latency_title(b: Bench, kind: str) -> str:
+    """The tails at the most threads: the lowest and highest p99.9 across variants."""
+    layout = b.latency_layout(kind)
+    words = "Tight loop" if kind == "generate" else "Offered load"
+    ts = b.threads(kind)
+    if layout is None or not ts:
+        return f"{words}: no {kind}/ run"
+    t = ts[-1]
+    tails = [(r.median("p999_ns"), r.variant) for r in b.runs.values()
+             if r.kind == kind and r.layout == layout and r.threads == t and not r.error
+             and r.median("p999_ns")]
+    if not tails:
+        return f"{words} on {layout}: no p99.9 recorded at {t} threads"
+    lo, hi = min(tails), max(tails)
+    return (f"{words} on {layout} at {t} threads: p99.9 from {u.duration_ns(lo[0])} ({lo[1]}) "
+            f"to {u.duration_ns(hi[0])} ({hi[1]})")
+
+
+def bench_section(b: Bench, figures: Figures, summary: dict, results: Results) -> Section:
     s = Section("bench", "Throughput and latency under contention (bench.json)")
     if not b.present:
-        s.p("bench.json is missing: run ./run.sh bench.")
+        s.takeaway = _unread(results, BENCH_FILE, "no throughput or latency figures")
         return s
+    lower = {v["name"] for v in results.description.variants
+             if v.get("in_process_lower_bound") is True}
+    s.takeaway = bench_takeaway(b, lower)
     reps = b.max_repetitions()
     s.p(f"Medians over {reps} repetition{'s' if reps != 1 else ''} per benchmark. "
         + (f"Timer: {b.context['idbench_timer']}." if b.context.get("idbench_timer") else ""))
-    figures.add(s, "throughput", "Throughput against threads, with the format cap",
+    figures.add(s, "throughput", throughput_title(b, lower),
                 "x: threads (8 oversubscribes 2 cores on purpose); y: IDs per second of real "
-                "time, log scale. The solid black line is the format cap of one node id (4,096 "
-                "IDs per ms for 41/10/12): a correct Snowflake in a tight loop sits on it whatever "
-                "its locking, so the cap ratio, not the speed, is the figure to read on that "
-                "layout. The dotted black line is the cap for the node ids a variant used (one "
-                "per thread for a variant that takes a node id per thread). Dashed coloured lines: variants that "
-                "take no layout (the same runs in both panels). On the wide layout nothing caps, "
-                "so the lines show synchronisation cost. Grey lines are what every variant is "
-                "read against, in the same run: the fetch_add baseline and the harness's "
-                "floors (no clock read: the bench's own cost per ID; one clock read per ID). "
-                "The dashed black line is Twitter's original mutex, its clock read under the "
-                "lock: a bench-only reference beside mutex, which reads the clock before "
-                "taking the lock.",
+                "time, log scale, the same in every panel. One panel per family of generators, "
+                "and per layout where the IDs follow it. The solid black line is the format cap "
+                "of one node id (4,096 IDs per ms for 41/10/12): a correct Snowflake in a tight "
+                "loop sits on it whatever its locking, so the cap ratio, not the speed, is the "
+                "figure to read on that layout. The dotted black line is the cap for the node "
+                "ids a variant used (one per thread for a variant that takes a node id per "
+                "thread). Dashed coloured lines: variants that take no layout. On the wide "
+                "layout nothing caps, so the lines show synchronisation cost. The last panel "
+                "holds what every variant is read against, in the same run: the fetch_add "
+                "baseline and the harness's floors (no clock read: the bench's own cost per ID; "
+                "one clock read per ID; at 1 thread, a clock read with an uncontended mutex or "
+                "compare-exchange). The dashed black line is Twitter's original mutex, its clock "
+                "read under the lock: a bench-only reference beside mutex, which reads the "
+                "clock before taking the lock.",
                 lambda c: c.throughput_chart(b),
                 None if b.threads("generate") else "no generate/ benchmarks in bench.json")
-    figures.add(s, "latency", "Latency percentiles under contention",
-                "Per-call latency at p50, p99 and p99.9, log scale, against threads. Top row: "
-                "tight loop on the wide layout (every thread calls at once: lock and cache-line "
-                "contention). Bottom row: offered load below the cap, latency from the intended "
-                "send time, so stalls behind a slow call count. Contention shows in the tail, not "
-                "in the median.",
-                lambda c: c.latency_chart(b),
-                None if (b.threads("generate") or b.threads("load")) else
-                "no generate/ or load/ benchmarks in bench.json")
+    for kind, id_, how in (
+            ("generate", "latency",
+             "every thread calls at once, on the wide layout: lock and cache-line contention"),
+            ("load", "latency-load",
+             "offered load below the cap, latency from each call's intended send time, so "
+             "stalls behind a slow call count")):
+        figures.add(s, id_, latency_title(b, kind),
+                    f"Per-call latency at p50, p99 and p99.9 against threads, log scale: {how}. "
+                    "One row of panels per family of generators, the same y axis in every "
+                    "panel. Contention shows in the tail, not in the median.",
+                    lambda c, kind=kind: c.latency_chart(b, kind),
+                    None if b.threads(kind) else f"no {kind}/ benchmarks in bench.json")
     for t in throughput_tables(b):
         s.table(t)
     errors = [f"{r.name}: {r.error}" for r in b.runs.values() if r.error]
@@ -569,12 +725,39 @@ def bench_section(b: Bench, figures: Figures, summary: dict) -> Section:
     return s
 
 
-def real_section(real: Real, summary: dict) -> Section:
+def real_takeaway(real: Real) -> str:
+    by_system: dict[str, list[dict]] = {}
+    for c in real.cells:
+        by_system.setdefault(str(c.get("system")), []).append(c)
+    best = None
+    for name, cells in by_system.items():
+        one, _ = per_id_figures(cells)
+        per = number((one or {}).get("ids_per_s_per_client"))
+        if one is not None and not one.get("error") and per is not None:
+            if best is None or per > best[1]:
+                lat = one.get("latency_ns") if isinstance(one.get("latency_ns"), dict) else {}
+                best = (name, per, number(lat.get("p99")))
+    failed = [c for c in real.cells if c.get("error")]
+    out = f"Real systems: {_s(len(by_system), 'system')} measured, 1 ID per request"
+    if best:
+        out += (f"; {best[0]} answers the most per client: {u.si(best[1])} IDs/s, p99 round "
+                f"trip {u.duration_ns(best[2])}")
+    if failed:
+        out += f"; {_s(len(failed), 'cell')} failed"
+    return out + "."
+
+
+def real_section(real: Real, summary: dict, results: Results) -> Section:
     s = Section("real", "Real systems: round trips to real generators (bench.json real_systems)")
-    if not real.present:
-        s.p("Not measured: bench.json carries no real_systems (./run.sh bench runs idbench real "
-            "--system quick; idbench real --system all runs every system).")
+    if not results.bench.present:
+        s.takeaway = "Real systems: no figures, as they come with bench.json."
         return s
+    if not real.present:
+        s.takeaway = ("Real systems: not measured; bench.json carries no real_systems (./run.sh "
+                      "bench runs idbench real --system quick; idbench real --system all runs "
+                      "every system).")
+        return s
+    s.takeaway = real_takeaway(real)
     cfg = real.config
     s.p(f"{len(real.cells)} cells"
         + (" (complete)" if real.complete else " (partial)" if real.complete is False else "")
@@ -600,12 +783,79 @@ def real_section(real: Real, summary: dict) -> Section:
     return s
 
 
-def locality_section(loc: Locality, figures: Figures, summary: dict) -> Section:
+# ---------------------------------------------------------------------------------------------
+# Takeaways of the locality
+
+
+def _fills_at_most_writers(loc: Locality) -> tuple[int | None, dict[str, dict]]:
+    """(the most writers, {variant: its matrix entry at that count}) at the decision row."""
+    at_row = loc.at_row()
+    ws = [number((m.get("stream") or {}).get("writers")) for m in at_row]
+    ws = [int(w) for w in ws if w is not None]
+    if not ws:
+        return None, {}
+    most = max(ws)
+    out = {}
+    for m in at_row:
+        s = m.get("stream") if isinstance(m.get("stream"), dict) else {}
+        w = number(s.get("writers"))
+        if w == most and s.get("variant") and number(m.get("avg_leaf_fill")) is not None:
+            out.setdefault(locality_generator(m), m)
+    return most, out
+
+
+def locality_model_title(loc: Locality) -> str:
+    w, by = _fills_at_most_writers(loc)
+    if not by:
+        return "Locality: no leaf fill in the matrix"
+    lo = min(by, key=lambda g: number(by[g].get("avg_leaf_fill")))
+    hi = max(by, key=lambda g: number(by[g].get("avg_leaf_fill")))
+    misses = {g: number(m.get("pool_miss_rate")) for g, m in by.items()
+              if number(m.get("pool_miss_rate")) is not None}
+    out = (f"Locality with {_s(w, 'writer')}: {lo} fills leaf pages least "
+           f"({u.percent(number(by[lo].get('avg_leaf_fill')), 0)}), {hi} most "
+           f"({u.percent(number(by[hi].get('avg_leaf_fill')), 0)})")
+    if misses:
+        worst = max(misses, key=misses.get)
+        out += f"; {worst} misses the buffer pool most ({u.percent(misses[worst], 0)})"
+    return out
+
+
+def validation_words(loc: Locality) -> str:
+    rows = loc.validation_rows()
+    v = loc.validation or {}
+    if not rows:
+        return "the model-vs-engine cross-check did not run"
+    ok = [r for r in rows if r.get("pass") is True]
+    errs = [number(r.get("error")) for r in rows if number(r.get("error")) is not None]
+    worst = max((abs(e) for e in errs), default=None)
+    if v.get("innodb_ran") is False:
+        return "InnoDB did not run, so the model is unchecked"
+    return (f"the model is within tolerance of InnoDB on {len(ok)} of {_s(len(rows), 'stream')}"
+            + (f" (largest error {u.percent(worst)})" if worst is not None else ""))
+
+
+def row_size_title(loc: Locality) -> str:
+    sizes = loc.row_sizes()
+    if len(sizes) < 2:
+        return "Row size: the matrix measured one row size"
+    flips = row_size_flips(loc)
+    to = locality_row_words(loc.decision_payload_bytes or sizes[-1])
+    crossings = sum(len(lr.crossings(lr.fill_lines(loc, w))) for w in lr.writer_counts(loc))
+    if flips:
+        return (f"Row size: {_s(len(flips), 'verdict')} flip between key-only rows and {to}; "
+                f"{_s(crossings, 'crossover')} circled")
+    return (f"Row size: no generator's fill verdict flips between key-only rows and {to}"
+            + (f"; {_s(crossings, 'crossover')} circled" if crossings else ""))
+
+
+def locality_section(loc: Locality, figures: Figures, summary: dict, results: Results) -> Section:
     s = Section("locality", "Insert locality in a clustered B+tree (locality.json)")
     if not loc.present:
-        s.p("locality.json is missing: run ./run.sh locality.")
+        s.takeaway = _unread(results, LOCALITY_FILE, "no locality figures")
         return s
-    figures.add(s, "locality-model", "Locality per generator (InnoDB model)",
+    s.takeaway = locality_model_title(loc) + "; " + validation_words(loc) + "."
+    figures.add(s, "locality-model", locality_model_title(loc),
                 "One bar per generator and writer count. Leaf fill: how full the leaf pages end "
                 "up (sequential keys ≈ 15/16, random ≈ ln 2 = 69 %); splits per 1,000 inserts; "
                 "buffer-pool miss rate of an LRU pool sized to a fraction of the final index "
@@ -613,18 +863,20 @@ def locality_section(loc: Locality, figures: Figures, summary: dict) -> Section:
                 "random leaf). Grey lines: 15/16 and ln 2.",
                 lambda c: c.locality_chart(loc),
                 None if loc.matrix else "locality.json has no matrix entries")
-    figures.add(s, "locality-rows", "Leaf fill against row size (InnoDB model)",
+    figures.add(s, "locality-rows", row_size_title(loc),
                 "Leaf fill of each generator's stream as the row grows from key-only to "
                 f"{u.count(max(loc.row_sizes(), default=0))} bytes beside the key, one panel "
-                "per writer count. A circle marks a crossover: the two generators swap places "
-                "between those row sizes, so a verdict read from key-only rows is reversed for "
-                "the real table.",
+                "per writer count (per family of generators where a writer count has more "
+                "than six lines; the BIGINT baselines, dashed grey, in each). A circle marks a "
+                "crossover: the two generators swap places between those row sizes, so a "
+                "verdict read from key-only rows is reversed for the real table.",
                 lambda c: c.row_size_chart(loc),
                 None if len(loc.row_sizes()) > 1 else "the matrix measured one row size")
     flips = row_size_flips(loc)
     if flips:
         s.p("Verdicts that flip with the row: " + " ".join(flips))
-    figures.add(s, "locality-engines", "The model beside the real engines",
+    figures.add(s, "locality-engines",
+                "Model against the real engines: " + validation_words(loc),
                 "The same streams inserted into the model and into real MariaDB InnoDB, SQLite "
                 "and PostgreSQL. The model must match InnoDB (its leaf pages are in the table "
                 "below, with the error); SQLite and PostgreSQL split by their own rules and page "
@@ -661,12 +913,62 @@ def locality_section(loc: Locality, figures: Figures, summary: dict) -> Section:
     return s
 
 
-def chaos_section(ch: Chaos, figures: Figures, summary: dict) -> Section:
+# ---------------------------------------------------------------------------------------------
+# Takeaways of the chaos matrix
+
+
+def _cell_name(c: dict) -> str:
+    return f"{c.get('scenario')} · {c.get('variant')} · {policy_label(c)}"
+
+
+def chaos_takeaway(ch: Chaos) -> str:
+    ran = ch.ran()
+    broken = [c for c in ch.cells if c.get("promise_kept") is False]
+    failed = [c for c in ch.cells if c.get("error")]
+    caught = [c for c in ran if c.get("promise_kept") is True and number(c.get("duplicates"))]
+    out = (f"Chaos: {len(broken)} of {_s(len(ch.cells), 'cell')} broke a promise"
+           if broken else f"Chaos: none of {_s(len(ch.cells), 'cell')} broke a promise")
+    if broken:
+        out += ": " + "; ".join(_cell_name(c) for c in broken[:3]) + (" …" if len(broken) > 3
+                                                                      else "")
+    if failed:
+        out += f"; {_s(len(failed), 'cell')} could not run"
+    if caught:
+        out += f"; the checker caught the expected duplicates in {_s(len(caught), 'cell')}"
+    return out + "."
+
+
+def timeline_title(scenario: str, variant: str, cells: list[dict]) -> str:
+    """One scenario and variant across policies: how many kept their promise (and at what
+    availability), which issued expected duplicates, which broke."""
+    kept = [c for c in cells if c.get("promise_kept") is True and not number(c.get("duplicates"))]
+    expected = [c for c in cells if c.get("promise_kept") is True and number(c.get("duplicates"))]
+    broken = [c for c in cells if c.get("promise_kept") is False]
+    parts = []
+    if kept:
+        avail = [number(c.get("availability")) for c in kept]
+        avail = [a for a in avail if a is not None]
+        span = ("" if not avail else f" (availability {u.percent(min(avail), 0)})"
+                if min(avail) == max(avail) else
+                f" (availability {u.percent(min(avail), 0).split()[0]}–{u.percent(max(avail), 0)})")
+        parts.append(f"{len(kept)} of {_s(len(cells), 'policy', 'policies')} issue no duplicate"
+                     + span)
+    for c in expected:
+        parts.append(f"{policy_label(c)} issues {u.count(number(c.get('duplicates')))} "
+                     "duplicates, as expected")
+    for c in broken:
+        parts.append(f"BROKEN: {policy_label(c)} ({u.count(number(c.get('duplicates')))} "
+                     "duplicates)")
+    return f"{scenario} · {variant}: " + ("; ".join(parts) or "no verdict recorded")
+
+
+def chaos_section(ch: Chaos, figures: Figures, summary: dict, results: Results) -> Section:
     s = Section("chaos", "Clock faults: what each policy does when time goes backwards "
                          "(chaos.json)")
     if not ch.present:
-        s.p("chaos.json is missing: run ./run.sh chaos.")
+        s.takeaway = _unread(results, CHAOS_FILE, "no clock-fault figures")
         return s
+    s.takeaway = chaos_takeaway(ch)
     ran = ch.ran()
     broken = [c for c in ch.cells if c.get("promise_kept") is False]
     caught = [c for c in ran if c.get("promise_kept") is True and number(c.get("duplicates"))]
@@ -679,12 +981,14 @@ def chaos_section(ch: Chaos, figures: Figures, summary: dict) -> Section:
         s.ul(findings)
     timelines = _timeline_groups(ch)
     if not timelines:
-        figures.add(s, "timeline", "Timelines", "", None,
+        figures.add(s, "timeline",
+                    "Timelines: no cell of the two clock-step scenarios recorded one", "", None,
                     "no ntp-step-back or leap-second cell with a timeline in chaos.json")
     for (scenario, variant), cells in timelines.items():
         figures.add(s, f"timeline-{scenario}-{variant}",
-                    f"{scenario} · {variant}: the time in the IDs against true time, per policy",
-                    _timeline_caption(scenario, cells),
+                    timeline_title(scenario, variant, cells),
+                    f"{scenario} · {variant}: the time in the IDs against true time, one panel "
+                    "per policy. " + _timeline_caption(scenario, cells),
                     lambda c, sc=scenario, cs=cells: c.timeline_chart(sc, cs))
     s.table(chaos_table(ch))
     summary["chaos"] = {
@@ -724,19 +1028,26 @@ def build_report(results: Results, charts_module=None, now: dt.datetime | None =
                                "generated_utc": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
                                "results_dir": results.directory}
     if charts_module is not None:
-        # Colours follow the registry's order, as the run's own description gives it.
-        charts_module.set_variant_order(results.description.names())
+        # Colours follow the registry's order, as the run's own description gives it; its
+        # schemes sort the variants into the charts' families.
+        desc = results.description
+        charts_module.set_variant_order(desc.names(), {v["name"]: v.get("scheme") or ""
+                                                      for v in desc.variants})
     figures = Figures(charts_module, no_charts_reason)
-    sections = [run_section(results, summary), decision_section(results, summary),
-                bench_section(results.bench, figures, summary),
-                real_section(results.bench.real, summary),
-                locality_section(results.locality, figures, summary),
-                chaos_section(results.chaos, figures, summary),
-                real_faults_section(results.real_faults or RealFaults(), figures, summary),
-                derived_ids_section(results.directory, figures, summary),
-                worker_ids_section(results.directory, figures, summary)]
+    sections = [decision_section(results, summary),
+                bench_section(results.bench, figures, summary, results),
+                real_section(results.bench.real, summary, results),
+                locality_section(results.locality, figures, summary, results),
+                chaos_section(results.chaos, figures, summary, results),
+                real_faults_section(results.real_faults or RealFaults(), figures, summary,
+                                    results.unread.get(REAL_FAULTS_FILE)),
+                derived_ids_section(results.derived_ids, results.unread.get(DERIVED_IDS_FILE),
+                                    figures, summary),
+                worker_ids_section(results.worker_ids, results.unread.get(WORKER_IDS_FILE),
+                                   figures, summary),
+                run_section(results, summary)]
     report = Report("idbench report", summary["generated_utc"], results.directory, sections,
-                    summary)
+                    summary, meta=report_meta(results))
     summary["charts"] = _draw(report)
     return report
 

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""dce_test.py — the DCE rule in the report (issue 14, item 7): the decision table's DCE row,
-with its real peer apart, and the clock-sequence timelines beside refuse/wait/borrow.
+"""dce_test.py — the DCE rule in the report (a clock sequence that changes at each backward
+step, 1994): the decision table's DCE row, with its real peer apart, and the clock-sequence
+timelines beside refuse/wait/borrow.
 
 Every test plants its data: variants no file in reports/ names, described with scheme "DCE"
 (one of them `own_clock`, the real peer), copies of the testdata's runs and chaos cells.
@@ -17,7 +18,7 @@ import unittest
 import content
 import decision
 import inputs
-from document import BAD
+from document import BAD, expanded_cell
 
 TESTDATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata")
 RULE, PEER = "scratch-dce", "scratch-peer"  # the rule's variant and its real peer
@@ -78,10 +79,12 @@ def results(bench: dict | None = None, chaos: dict | None = None) -> inputs.Resu
 
 
 def dce_row(res: inputs.Results) -> tuple[str, list, dict]:
-    table, data, _ = decision.decision_table(res)
+    """The DCE row's name, its cells each with its notes after it (what the cell says in
+    full, its mark kept), and its data."""
+    table, data, notes = decision.decision_table(res)
     for row, d in zip(table.rows, data):
         if d["scheme"] == "DCE":
-            return row[0], row, d
+            return row[0], [expanded_cell(c, notes) for c in row], d
     raise AssertionError(f"no DCE row in {[r[0] for r in table.rows]}")
 
 
@@ -95,7 +98,7 @@ class DceRowTest(unittest.TestCase):
         name, row, d = dce_row(results(bench, testdata("chaos.json")))
         self.assertEqual(name, "DCE")
         self.assertEqual(d["variants"], [])
-        self.assertIn("clock", row[4])  # the brief's words: pick when the clock steps back
+        self.assertIn("clock", row[4])  # the seeds' words: pick when the clock steps back
 
     def test_the_row_shows_the_rule_and_its_real_peer_apart(self):
         name, row, d = dce_row(results())
@@ -128,7 +131,7 @@ class DceRowTest(unittest.TestCase):
         bench["context"]["idbench_variants"] = json.dumps({"variants": variants})
         _, row, d = dce_row(results(bench))
         self.assertEqual(d["real_peers"], [])
-        self.assertNotIn("real peer", text(row[CLOCK]))
+        self.assertNotIn(f"real peer {PEER}", text(row[CLOCK]))
 
 
 class ClockSequenceTimelineTest(unittest.TestCase):

@@ -65,8 +65,8 @@ def rows(bench: dict) -> dict[str, list]:
 
 
 class DecisionTableTest(unittest.TestCase):
-    def test_the_testdata_description_gives_the_brief_s_five_rows_and_dce(self):
-        # DCE: the row of BRIEF §8's rule (issue 14), there even before its variants ran.
+    def test_the_testdata_description_gives_the_seeds_five_rows_and_dce(self):
+        # DCE: the row of the 1994 clock-sequence rule, there even before its variants ran.
         self.assertEqual(list(rows(testdata("bench.json"))),
                          ["AUTO_INCREMENT", "UUIDv4", "ticket server", "Snowflake (thread-local)",
                           "UUIDv7", "DCE"])
@@ -91,11 +91,11 @@ class DecisionTableTest(unittest.TestCase):
         r = rows(with_scratch_variant("Scratch scheme"))
         self.assertIn("Scratch scheme", r)
         row = r["Scratch scheme"]
-        self.assertEqual(row[4], "not in the brief's table")
+        self.assertEqual(row[4], decision.NOT_IN_THE_TABLE.pick_when)
         self.assertRegex(row[5], r"^\d")  # IDs/s measured, from the bench's runs
         self.assertEqual(row[CLOCK], "not in this chaos matrix")  # it reads a clock
 
-    def test_a_variant_joining_a_brief_scheme_competes_for_its_row(self):
+    def test_a_variant_joining_a_seeds_scheme_competes_for_its_row(self):
         r = rows(with_scratch_variant("UUIDv7"))
         self.assertNotIn("Scratch scheme", r)
         self.assertTrue(any(name.startswith("UUIDv7 (") for name in r), list(r))

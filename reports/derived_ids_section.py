@@ -1,6 +1,7 @@
-"""derived_ids_section.py — the report's worker-id section: derived_ids.json (derived_ids_run.py)
-read tolerantly; where each derived worker id breaks, one collision-probability chart per
-derivation, and what a claimed id costs over time (issue 15, items 4 and 6).
+"""derived_ids_section.py — the report's section on worker ids derived from the environment:
+derived_ids.json (derived_ids_run.py), as inputs.py loaded and checked it; where each derived
+worker id breaks, one collision-probability chart per derivation (charts.collision_chart), and
+what a claimed id costs over time.
 
     {"schema": "idbench-derived-ids/1", "context", "widths": [{"bits", "layouts"}],
      "plans": [{"name", "summary"}], "derivations": [{"name", "summary", "source"}],
@@ -9,40 +10,23 @@ derivation, and what a claimed id costs over time (issue 15, items 4 and 6).
                  "points": [{"n", "exact", "trials", "collided", "p", "ci", "agrees"}]}],
      "claims": {"rows": [...], "generation_bits": [...], ...}}
 
-Nothing here raises on a malformed file: what cannot be read becomes a sentence and a dash.
+Nothing here raises on a malformed field: what cannot be read becomes a sentence and a dash.
 
-Thread safety: pure functions of their inputs (the charts use matplotlib's global state).
+Thread safety: pure functions of their inputs.
 """
 from __future__ import annotations
 
-import json
-import os
 from typing import Any
 
 import units as u
 from document import BAD, GOOD, WARN, Section, Table
-from inputs import number
+from inputs import DERIVED_IDS_FILE, DERIVED_IDS_SCHEMA, PRODUCER as PRODUCERS, number
 
-FILE = "derived_ids.json"
-SCHEMA = "idbench-derived-ids/1"
-PRODUCER = "./run.sh derived-ids"
-ETCD_PENDING = "to be measured (issue 15, etcd)"
-
-
-def load(directory: str) -> tuple[dict | None, str | None]:
-    """(the document, None), or (None, why it cannot be shown)."""
-    path = os.path.join(directory, FILE)
-    if not os.path.exists(path):
-        return None, f"Not run: {FILE} is missing ({PRODUCER})."
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        return None, f"{FILE} cannot be read ({type(e).__name__}): the section is not shown."
-    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA \
-            or not isinstance(doc.get("curves"), list):
-        return None, f"{FILE} is not an {SCHEMA} document with 'curves': the section is not shown."
-    return doc, None
+FILE = DERIVED_IDS_FILE
+SCHEMA = DERIVED_IDS_SCHEMA
+PRODUCER = PRODUCERS[FILE]
+# The etcd column until a run measures it (worker_ids.json's rates).
+ETCD_PENDING = "not measured (./run.sh worker-ids)"
 
 
 def _objects(xs: Any) -> list[dict]:
@@ -150,45 +134,6 @@ def generation_table(doc: dict) -> Table | None:
                          "multiple of 2^g times in between.")
 
 
-def collision_chart(doc: dict, derivation: str) -> str:
-    """P(collision) against N, one panel per address plan (one for the plan-free ones), one
-    colour per node width: lines exact, dots simulated with their interval."""
-    import matplotlib.pyplot as plt  # drawn only when matplotlib is there
-    from charts import NODE_COLOURS, _svg
-
-    curves = [c for c in _objects(doc.get("curves"))
-              if c.get("derivation") == derivation and isinstance(c.get("bits"), int)]
-    plans = list(dict.fromkeys(c.get("plan") for c in curves))
-    fig, axes = plt.subplots(1, len(plans), figsize=(3.0 * len(plans) + 1.5, 2.8),
-                             sharey=True, squeeze=False)
-    bits_order = sorted({c["bits"] for c in curves})
-    layouts = _layouts(doc)
-    for ax, plan in zip(axes[0], plans):
-        for cv in (c for c in curves if c.get("plan") == plan):
-            colour = NODE_COLOURS[bits_order.index(cv["bits"]) % len(NODE_COLOURS)]
-            line = [p for p in cv.get("exact_line") or [] if isinstance(p, list) and len(p) == 2]
-            if line:
-                ax.plot([p[0] for p in line], [p[1] for p in line], color=colour, linewidth=1.2,
-                        label=f"{cv['bits']} bits ({layouts.get(cv['bits'], '')})")
-            pts = [p for p in _objects(cv.get("points"))
-                   if isinstance(p.get("ci"), list) and len(p["ci"]) == 2 and all(
-                       number(x) is not None for x in (p.get("n"), p.get("p"), *p["ci"]))]
-            ax.errorbar([p["n"] for p in pts], [p["p"] for p in pts],
-                        yerr=[[max(0.0, p["p"] - p["ci"][0]) for p in pts],
-                              [max(0.0, p["ci"][1] - p["p"]) for p in pts]],
-                        fmt="o", markersize=2.5, color=colour, elinewidth=0.8,
-                        label=None if line else f"{cv['bits']} bits (simulated)")
-        ax.set_xscale("log")
-        ax.set_ylim(-0.03, 1.03)
-        for y in (0.01, 0.5):
-            ax.axhline(y, color="#999", linestyle=":", linewidth=0.8)
-        ax.set_title(plan or derivation, fontsize="medium")
-        ax.set_xlabel("live processes N")
-    axes[0][0].set_ylabel("P(two share an id)")
-    axes[0][-1].legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="x-small")
-    return _svg(fig)
-
-
 def _caption(doc: dict, derivation: str) -> str:
     d = next((x for x in _objects(doc.get("derivations")) if x.get("name") == derivation), {})
     ctx = doc.get("context") if isinstance(doc.get("context"), dict) else {}
@@ -198,13 +143,73 @@ def _caption(doc: dict, derivation: str) -> str:
             f"trial is large; seed {ctx.get('seed', '?')}). Dotted: 1 % and 50 %.")
 
 
-def derived_ids_section(directory: str, figures, summary: dict) -> Section:
+def reference_bits(doc: dict) -> int | None:
+    """The node width the takeaways read: Twitter's (the width whose layouts name twitter),
+    else the width the most layouts use; None when the document names no width."""
+    widths = [w for w in _objects(doc.get("widths")) if isinstance(w.get("bits"), int)]
+    for w in widths:
+        if "twitter" in (w.get("layouts") or []):
+            return w["bits"]
+    return max(widths, key=lambda w: len(w.get("layouts") or []))["bits"] if widths else None
+
+
+def first_break(doc: dict, derivation: str, bits: int | None = None) -> tuple[int | None,
+                                                                            dict | None]:
+    """The fewest live processes at which the derivation's P(shared id) reaches 1 %, over its
+    address plans (at `bits` node bits, or any width), and that curve; (None, None) when no
+    curve reaches it (the lease never does)."""
+    found = [(_threshold_n(c, "n_1pct"), c) for c in _objects(doc.get("curves"))
+             if c.get("derivation") == derivation and c.get("derivation") != "lease"
+             and (bits is None or c.get("bits") == bits)]
+    found = [(n, c) for n, c in found if n is not None]
+    return min(found, key=lambda x: x[0]) if found else (None, None)
+
+
+def derived_ids_takeaway(doc: dict) -> str:
+    """At Twitter's node width: from how many live processes each derivation shares an id
+    with P ≥ 1 %, fewest first, the lease last."""
+    bits = reference_bits(doc)
+    names = [str(d.get("name")) for d in _objects(doc.get("derivations"))]
+    if not names:
+        return f"Derived worker ids: {FILE} holds no derivation."
+    groups: dict[int | None, list[str]] = {}
+    for name in names:
+        if name != "lease":
+            groups.setdefault(first_break(doc, name, bits)[0], []).append(name)
+    parts = [f"from N = {_count(n)} for {' and '.join(ns)}"
+             for n, ns in sorted(((n, ns) for n, ns in groups.items() if n is not None))]
+    if None in groups:
+        parts.append(f"not while the plan has room for {' and '.join(groups[None])}")
+    if "lease" in names:
+        parts.append("never for the lease")
+    layouts = next((w.get("layouts") for w in _objects(doc.get("widths"))
+                    if w.get("bits") == bits), None)
+    return (f"Derived worker ids at {bits} node bits"
+            + (f" ({', '.join(map(str, layouts))})" if layouts else "")
+            + ": two live processes share an id with P ≥ 1 % " + "; ".join(parts) + ".")
+
+
+def figure_title(doc: dict, name: str) -> str:
+    if name == "lease":
+        return "lease: no two live processes share an id; a claim past 2^w is refused"
+    bits = reference_bits(doc)
+    n, c = first_break(doc, name, bits)
+    if n is None:
+        return f"{name}: P(shared id) stays under 1 % at {bits} bits while the plan has room"
+    return (f"{name}: P(shared id) ≥ 1 % from {_count(n)} live processes at {bits} bits"
+            + (f" (plan {c.get('plan')})" if c.get("plan") else ""))
+
+
+def derived_ids_section(doc: dict | None, problem: str | None, figures, summary: dict) -> Section:
+    """The section from derived_ids.json as inputs.py loaded it (`doc`), or the one sentence
+    saying why there is none (`problem`)."""
     s = Section("derived-ids", f"Worker ids derived from the environment, against a lease ({FILE})")
-    doc, problem = load(directory)
     if doc is None:
-        s.p(problem)
+        problem = problem or f"{FILE} is missing (written by {PRODUCER})"
+        s.takeaway = problem.rstrip(".") + "."
         summary["derived_ids"] = {"present": False, "problem": problem}
         return s
+    s.takeaway = derived_ids_takeaway(doc)
     s.p("How fleets derive a Snowflake worker id without a coordinator, and the probability "
         "that two live processes then share one (a model, computed exactly and simulated, "
         "not a measurement): the low bits of the pod's IPv4 (Sonyflake's default), of its "
@@ -216,8 +221,8 @@ def derived_ids_section(directory: str, figures, summary: dict) -> Section:
         name = str(d.get("name"))
         ok = any(c.get("derivation") == name and c.get("points")
                  for c in _objects(doc.get("curves")))
-        figures.add(s, f"derived-ids-{name}", f"P(shared worker id): {name}", _caption(doc, name),
-                    lambda _charts, name=name: collision_chart(doc, name),
+        figures.add(s, f"derived-ids-{name}", figure_title(doc, name), _caption(doc, name),
+                    lambda c, name=name: c.collision_chart(doc, name),
                     None if ok else "no points computed")
     for t in (claims_table(doc), generation_table(doc)):
         if t is not None:

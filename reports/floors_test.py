@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""floors_test.py — the harness's floors and the bench-only reference (issue 16) are read by
+"""floors_test.py — the harness's floors and the bench-only reference are read by
 name, tabled with each variant's cost above them, and pass through the regression gate's
 comparison like idbench's own benchmarks.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""gate_test.py — the regression gate's rules of issue 13, each against planted data: the
+"""gate_test.py — the regression gate's rules, each against planted data: the
 instruction-count rule (icount.json), the real systems under faults (real_chaos.json), the
 interleaved paired rule (interleaved.json), the interleaved runner and the --revs driver.
 

@@ -1,6 +1,6 @@
 """id_claims.py — what a claimed worker id costs over time: how restarts exhaust the id
 space under each claim policy, what a lease costs in renewals, and what generation bits cost
-in node space (issue 15, item 6 on paper).
+in node space (on paper: closed forms, checked against ClaimTable below).
 
 Claim policies, as fleets run them:
   never     an id per start, never given back: Leaf's ZooKeeper persistent-sequential nodes
@@ -11,7 +11,7 @@ Claim policies, as fleets run them:
             with a TTL renewed every TTL/3; #110 reports ids left after a stop.)
   clean     given back at a clean exit only (a shutdown hook deleting the node or key): every
             crash, SIGKILL, OOM kill or lost node leaks one id.
-  lease     held under a lease with a TTL and given back when it expires (etcd, issue 15): a
+  lease     held under a lease with a TTL and given back when it expires (etcd, coord/): a
             crashed holder's id is free again at most one TTL later; nothing accumulates.
 
 `ClaimTable` plays the coordinator (lowest free id first) so that a planted restart schedule

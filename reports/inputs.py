@@ -1,12 +1,17 @@
-"""inputs.py — reads the three result files of a run, tolerantly, into plain Python values.
+"""inputs.py — reads the result files of a run, tolerantly, into plain Python values.
 
-A results directory (reports/latest/ by default) holds up to three files:
+A results directory (reports/latest/ by default) holds up to six files: three main ones
 
     bench.json     Google Benchmark JSON from build/bin/idbench-bench (bench/run_bench.sh), with
                    the real-system bench (`idbench real`) under the key "real_systems"
     locality.json  {"context", "complete", "matrix": [...], "validation": {...} | null}
                    (idbench locality --matrix)
     chaos.json     {"context", "config", "complete", "cells": [...], ...} (chaos/run_chaos.sh)
+
+and three that only some runs write: real_chaos.json (the real systems under faults, idbench
+real-chaos), derived_ids.json (worker ids derived from the environment, derived_ids_run.py) and
+worker_ids.json (worker ids leased from etcd, idbench worker-ids). Every section of the report
+gets its input from here; no section opens a file itself.
 
 Each file carries the same run-context block (plumbing/run_context.hpp: commit, dirty, build
 type, compiler, host, CPU, start time, load): locality.json and chaos.json as their "context"
@@ -233,6 +238,14 @@ class Bench:
 
     def threads(self, kind: str = "generate") -> list[int]:
         return sorted({r.threads for r in self.runs.values() if r.kind == kind})
+
+    def latency_layout(self, kind: str) -> str | None:
+        """The layout the latency figures of `kind` show: the tight loop on wide (lock and
+        cache-line contention, nothing caps), offered load on twitter (below the cap); None
+        when `kind` did not run."""
+        layouts = self.layouts(kind)
+        want = "wide" if kind == "generate" else "twitter"
+        return want if want in layouts else (layouts[0] if layouts else None)
 
     def max_repetitions(self) -> int:
         return max((r.repetitions for r in self.runs.values()), default=0)
@@ -515,7 +528,7 @@ class Chaos:
         return [c for c in self.cells if not c.get("skipped") and not c.get("error")]
 
 
-# The fields issue 5 promises per cell; a cell without one of them is reported, not guessed.
+# The fields every chaos cell carries (chaos/matrix_report.cpp); a cell without one of them is reported, not guessed.
 CHAOS_CELL_FIELDS = ("scenario", "variant", "policy", "nodes", "ids", "duplicates",
                      "order_violations", "refusals", "availability", "max_stall_ms",
                      "ksort_bound_ms", "promise_kept")
@@ -574,6 +587,78 @@ def load_chaos(doc: Any) -> Chaos:
 
 
 # ---------------------------------------------------------------------------------------------
+# The optional inputs: real_chaos.json, derived_ids.json, worker_ids.json. Absent unless their
+# command ran; each section says so in one sentence.
+
+REAL_FAULTS_FILE = "real_chaos.json"
+DERIVED_IDS_FILE = "derived_ids.json"
+WORKER_IDS_FILE = "worker_ids.json"
+DERIVED_IDS_SCHEMA = "idbench-derived-ids/1"
+PRODUCER.update({
+    REAL_FAULTS_FILE: "./run.sh real-chaos (idbench real-chaos)",
+    DERIVED_IDS_FILE: "./run.sh derived-ids",
+    WORKER_IDS_FILE: "./run.sh worker-ids (idbench worker-ids)",
+})
+# Every input in the order the report's sections read them.
+INPUT_FILES = (BENCH_FILE, LOCALITY_FILE, CHAOS_FILE, REAL_FAULTS_FILE, DERIVED_IDS_FILE,
+               WORKER_IDS_FILE)
+
+
+@dataclass
+class RealFaults:
+    """`idbench real-chaos --out` (real/faults.hpp): one scenario per fault, one part per
+    system the fault ran on."""
+
+    present: bool = False
+    scenarios: list[dict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def parts(self) -> list[tuple[dict, dict]]:
+        """(scenario, part) for every part that is a JSON object."""
+        return [(s, p) for s in self.scenarios for p in s.get("parts") or []
+                if isinstance(p, dict)]
+
+
+def load_real_faults(doc: Any) -> RealFaults:
+    rf = RealFaults(present=True)
+    if not isinstance(doc, dict) or not isinstance(doc.get("scenarios"), list):
+        rf.problems.append(f"{REAL_FAULTS_FILE} has no 'scenarios' list: the real systems under "
+                           "faults are not shown")
+        return rf
+    rf.scenarios = [s for s in doc["scenarios"] if isinstance(s, dict)]
+    if not rf.scenarios:
+        rf.problems.append(f"{REAL_FAULTS_FILE} holds no scenario: nothing ran")
+    return rf
+
+
+def check_derived_ids(doc: Any) -> str | None:
+    """Why a derived_ids.json document cannot be shown, or None when it can."""
+    if not isinstance(doc, dict) or doc.get("schema") != DERIVED_IDS_SCHEMA \
+            or not isinstance(doc.get("curves"), list):
+        return (f"{DERIVED_IDS_FILE} is not an {DERIVED_IDS_SCHEMA} document with 'curves': the "
+                "section is not shown")
+    return None
+
+
+# What every worker-ids run carries (worker_ids.py reads these keys).
+WORKER_RUN_FIELDS = ("scenario", "behaviour", "duplicates", "nodes", "holdings", "faults")
+
+
+def check_worker_ids(doc: Any) -> tuple[list | None, str | None]:
+    """(the runs, None), or (None, why the worker-ids document cannot be shown)."""
+    runs = doc.get("runs") if isinstance(doc, dict) else None
+    if not isinstance(runs, list) or not runs:
+        return None, f"{WORKER_IDS_FILE} has no runs"
+    for r in runs:
+        if not isinstance(r, dict):
+            return None, f"{WORKER_IDS_FILE}: a run is not a JSON object"
+        for key in WORKER_RUN_FIELDS:
+            if key not in r:
+                return None, f"{WORKER_IDS_FILE}: a run has no '{key}'"
+    return runs, None
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -583,7 +668,13 @@ class Results:
     locality: Locality
     chaos: Chaos
     missing: list[str] = field(default_factory=list)  # one sentence per unreadable file
-    real_faults: Any = None  # real_faults.RealFaults: real_chaos.json (idbench real-chaos)
+    real_faults: RealFaults | None = None  # real_chaos.json (idbench real-chaos)
+    derived_ids: dict | None = None  # derived_ids.json, checked (check_derived_ids)
+    worker_ids: list | None = None  # worker_ids.json's runs, checked (check_worker_ids)
+    # One sentence per input that could not be read, by file name: absent, unreadable, not
+    # JSON, or not the document the report needs. The section that reads the input opens with
+    # it; nothing else in the report repeats it.
+    unread: dict[str, str] = field(default_factory=dict)
 
     def problems(self) -> list[str]:
         return (self.missing + self.bench.problems + self.locality.problems + self.chaos.problems
@@ -595,24 +686,54 @@ class Results:
 
 
 def load_results(directory: str) -> Results:
-    missing = []
+    """Every input of a results directory; never raises. The three main inputs are named in
+    `missing` when they cannot be read; an optional input only when it is there but
+    unreadable. Every input that could not be read has its sentence in `unread`."""
+    missing: list[str] = []
+    unread: dict[str, str] = {}
 
-    def load(name, loader, empty):
+    def read(name: str, required: bool) -> Any:
         doc, err = read_json(os.path.join(directory, name))
         if err:
-            missing.append(err)
-            return empty
-        return loader(doc)
+            unread[name] = err
+            if required or os.path.exists(os.path.join(directory, name)):
+                missing.append(err)
+        return doc
+
+    def load(name, loader, empty):
+        doc = read(name, True)
+        return empty if name in unread else loader(doc)
 
     bench = load(BENCH_FILE, load_bench, Bench())
     locality = load(LOCALITY_FILE, load_locality, Locality())
     chaos = load(CHAOS_FILE, load_chaos, Chaos())
-    results = Results(directory, bench, locality, chaos, missing)
-    # Optional: absent unless ./run.sh ran idbench real-chaos (its section then says so).
-    import real_faults as rf
-    path = os.path.join(directory, rf.FILE)
-    if os.path.exists(path):
-        results.real_faults = load(rf.FILE, rf.load_real_faults, rf.RealFaults(present=True))
+    results = Results(directory, bench, locality, chaos, missing, unread=unread)
+
+    doc = read(REAL_FAULTS_FILE, False)
+    if REAL_FAULTS_FILE not in unread:
+        results.real_faults = load_real_faults(doc)
+        if not results.real_faults.scenarios and results.real_faults.problems:
+            unread[REAL_FAULTS_FILE] = results.real_faults.problems[0]
+    elif os.path.exists(os.path.join(directory, REAL_FAULTS_FILE)):
+        results.real_faults = RealFaults(present=True)  # there, but not JSON: named in missing
     else:
-        results.real_faults = rf.RealFaults()
+        results.real_faults = RealFaults()
+
+    doc = read(DERIVED_IDS_FILE, False)
+    if DERIVED_IDS_FILE not in unread:
+        why = check_derived_ids(doc)
+        if why:
+            unread[DERIVED_IDS_FILE] = why
+            missing.append(why)
+        else:
+            results.derived_ids = doc
+
+    doc = read(WORKER_IDS_FILE, False)
+    if WORKER_IDS_FILE not in unread:
+        runs, why = check_worker_ids(doc)
+        if why:
+            unread[WORKER_IDS_FILE] = why
+            missing.append(why)
+        else:
+            results.worker_ids = runs
     return results

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""locality_rows_test.py — row size in the report (issue 12): the lines of leaf fill against row
+"""locality_rows_test.py — row size in the report: the lines of leaf fill against row
 size, their crossovers, the key-only vs realistic-row flips with both numbers, and the decision
 table's locality columns naming the row size they describe.
 
@@ -26,7 +26,7 @@ def entry(variant: str | None, writers: int, payload: int, fill: float) -> dict:
             "splits_per_1k": 1.0, "pool_miss_rate": 0.1, "engine": "model", "key_type": "bigint"}
 
 
-# 8-writer Snowflake as the issue measured it: densest key-only, worse than UUIDv4 with a row.
+# 8-writer Snowflake as a real run measured it: densest key-only, worse than UUIDv4 with a row.
 FILLS = {("mutex", 8): {0: 0.958, 100: 0.646, 250: 0.566},
          ("cas", 8): {0: 0.958, 100: 0.646, 250: 0.566},
          ("uuidv4", 8): {0: 0.618, 100: 0.670, 250: 0.660},

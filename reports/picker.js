@@ -75,6 +75,9 @@
       const why = writers === most && writers < w.writers ? "the most measured" : "the nearest measured";
       used.push(`${w.writers} writers asked: ${writers}, ${why}`);
     }
+    if (w.musts.includes("clock-step-back") && A.step_back) {
+      used.push(`clock step back as measured: ${A.step_back}`);
+    }
     const placed = [], ruled = new Map(), seen = new Set();
     for (const entry of A.rankings[`${w.engine}|${row}|${writers}`] || []) {
       const c = A.candidates[entry.id];

@@ -13,43 +13,19 @@ A verdict is shown as measured: DUPLICATES from a restored ticket server is the 
 defect of the report. Nothing here raises on a malformed file: what cannot be read becomes a
 problem sentence and a dash.
 
-Thread safety: pure functions of their inputs (the chart uses matplotlib's global state).
+Thread safety: pure functions of their inputs (charts.real_fault_timeline draws).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import units as u
 from document import BAD, GOOD, Section, Table
-from inputs import number
+from inputs import PRODUCER as PRODUCER_OF
+from inputs import REAL_FAULTS_FILE, RealFaults, load_real_faults, number  # noqa: F401
 
-FILE = "real_chaos.json"
-PRODUCER = "./run.sh (idbench real-chaos --out reports/latest/real_chaos.json)"
-
-
-@dataclass
-class RealFaults:
-    present: bool = False
-    scenarios: list[dict] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-
-    def parts(self) -> list[tuple[dict, dict]]:
-        """(scenario, part) for every part that is a JSON object."""
-        return [(s, p) for s in self.scenarios for p in s.get("parts") or []
-                if isinstance(p, dict)]
-
-
-def load_real_faults(doc: Any) -> RealFaults:
-    rf = RealFaults(present=True)
-    if not isinstance(doc, dict) or not isinstance(doc.get("scenarios"), list):
-        rf.problems.append(f"{FILE} has no 'scenarios' list: the real systems under faults are "
-                           "not shown")
-        return rf
-    rf.scenarios = [s for s in doc["scenarios"] if isinstance(s, dict)]
-    if not rf.scenarios:
-        rf.problems.append(f"{FILE} holds no scenario: nothing ran")
-    return rf
+FILE = REAL_FAULTS_FILE  # re-exported: gate_real.py and compare.py read the name here
+PRODUCER = PRODUCER_OF[FILE]
 
 
 def _verdict_cell(part: dict) -> Any:
@@ -78,32 +54,6 @@ def real_faults_table(rf: RealFaults) -> Table:
                   "longest gap", "evidence"], rows, align="lllrrrrl",
                  caption="Each row is one real system through one fault, as measured; the "
                          "server settings are in each timeline's caption.")
-
-
-def timeline_chart(part: dict) -> str:
-    """IDs issued per server per bucket, failed requests, and the fault's events."""
-    import matplotlib.pyplot as plt  # the caller only draws when matplotlib is there
-    from charts import NODE_COLOURS, _svg
-
-    t = part["timeline"]
-    xs = [x / 1000 for x in t["t_ms"]]
-    bucket_s = number(t.get("bucket_ms")) or 100
-    fig, ax = plt.subplots(figsize=(8, 2.6))
-    for i, ids in enumerate(t.get("ids_per_server") or []):
-        ax.step(xs, ids, where="post", color=NODE_COLOURS[i % len(NODE_COLOURS)],
-                label=f"server {i}")
-    if any(t.get("failures") or []):
-        ax.step(xs, t["failures"], where="post", color="#d62728", label="failed requests")
-    for e in part.get("events") or []:
-        x = number(e.get("t_ms"))
-        if x is not None:
-            ax.axvline(x / 1000, color="#555", linestyle=":", linewidth=1)
-    ax.set_xlabel("seconds since the start")
-    ax.set_ylabel(f"IDs per {bucket_s:g} ms")
-    ax.legend(loc="upper right", fontsize="small")
-    verdict = part.get("verdict") if isinstance(part.get("verdict"), dict) else {}
-    ax.set_title(f"{part.get('system', '?')}: {verdict.get('verdict', '?')}", fontsize="medium")
-    return _svg(fig)
 
 
 def systems_of_scheme(real, scheme: str, variants: tuple[str, ...]) -> set[str]:
@@ -140,11 +90,48 @@ def _caption(scenario: dict, part: dict) -> str:
             f"Settings: {part.get('settings') or 'not recorded'}.")
 
 
-def real_faults_section(rf: RealFaults, figures, summary: dict) -> Section:
+def _failed(p: dict) -> bool:
+    v = p.get("verdict") if isinstance(p.get("verdict"), dict) else {}
+    return v.get("passed") is False
+
+
+def real_faults_takeaway(rf: RealFaults) -> str:
+    parts = rf.parts()
+    if not parts:
+        return "Real systems under faults: nothing ran."
+    failed = [(sc, p) for sc, p in parts if _failed(p)]
+    if not failed:
+        return (f"Real systems under faults: every one of {len(parts)} runs kept its IDs "
+                "unique.")
+    by: dict[str, list[str]] = {}
+    for sc, p in failed:
+        v = p.get("verdict") if isinstance(p.get("verdict"), dict) else {}
+        by.setdefault(f"{sc.get('scenario')} {v.get('verdict', '?')}", []).append(
+            str(p.get("system")))
+    return (f"Real systems under faults: {len(failed)} of {len(parts)} runs failed: "
+            + "; ".join(f"{k} ({', '.join(v)})" for k, v in by.items()) + ".")
+
+
+def figure_title(scenario: dict, part: dict) -> str:
+    """One system through one fault: its verdict and figures."""
+    v = part.get("verdict") if isinstance(part.get("verdict"), dict) else {}
+    f = part.get("figures") if isinstance(part.get("figures"), dict) else {}
+    dups = number(f.get("duplicates"))
+    return (f"{scenario.get('scenario')} · {part.get('system')}: {v.get('verdict', '?')} — "
+            f"{u.count(dups)} duplicate{'s' if dups != 1 else ''} in "
+            f"{u.count(number(f.get('ids')))} IDs, availability "
+            f"{u.percent(number(f.get('availability')), 1)}")
+
+
+def real_faults_section(rf: RealFaults, figures, summary: dict,
+                        problem: str | None = None) -> Section:
+    """The section from real_chaos.json as inputs.py loaded it; `problem` is the one sentence
+    saying why it could not be read (absent, or not JSON)."""
     s = Section("real-faults", f"Real systems under faults ({FILE})")
-    if not rf.present:
-        s.p(f"Not run: {FILE} is missing ({PRODUCER}).")
+    if problem or not rf.present:
+        s.takeaway = (problem or f"{FILE} is missing (written by {PRODUCER})").rstrip(".") + "."
         return s
+    s.takeaway = real_faults_takeaway(rf)
     s.p("Real servers started by idbench, faults applied to them (a ticket server restored from "
         "an earlier copy, one of two ticket servers killed, mariadbd killed under AUTO_INCREMENT "
         "load, mariadbd's own clock stepped back under libfaketime); every ID checked. A "
@@ -153,8 +140,8 @@ def real_faults_section(rf: RealFaults, figures, summary: dict) -> Section:
     for i, (sc, p) in enumerate(rf.parts()):
         t = p.get("timeline")
         ok = isinstance(t, dict) and isinstance(t.get("t_ms"), list) and t["t_ms"]
-        figures.add(s, f"real-fault-{i}", f"{sc.get('scenario')}: {p.get('system')}",
-                    _caption(sc, p), lambda _charts, p=p: timeline_chart(p),
+        figures.add(s, f"real-fault-{i}", figure_title(sc, p), _caption(sc, p),
+                    lambda c, p=p: c.real_fault_timeline(p),
                     None if ok else "no timeline recorded")
     summary["real_faults"] = [{"scenario": sc.get("scenario"), "system": p.get("system"),
                                "verdict": (p.get("verdict") or {}).get("verdict"),

@@ -63,12 +63,14 @@ class RealFaultsTest(unittest.TestCase):
     def test_the_ticket_server_row_carries_the_restore_verdict(self):
         import decision
         results, _, _ = report_of(testdata())
-        t, data, _ = decision.decision_table(results)
+        t, data, notes = decision.decision_table(results)
         row = next(r for r in t.rows if r[0].lower().startswith("ticket server"))
         cell = row[-1]
         self.assertIsInstance(cell, tuple)
         self.assertEqual(cell[1], BAD)
-        self.assertIn("ticket-restore DUPLICATES (mariadb-ticket-pair-myisam)", cell[0])
+        self.assertIn("DUPLICATES", cell[0])  # the verdict in the cell, the systems in its note
+        self.assertIn("ticket-restore DUPLICATES (mariadb-ticket-pair-myisam)",
+                      decision.expanded(cell, notes))
         d = next(x for x in data if x["scheme"].lower() == "ticket server")
         self.assertIn("ticket-restore", d["real_faults"])
         # A scheme no real system under faults belongs to keeps its cell as it was.
@@ -85,13 +87,17 @@ class RealFaultsTest(unittest.TestCase):
     def test_missing_file_says_not_run(self):
         results, _, section = report_of(None)
         self.assertFalse(results.real_faults.present)
-        self.assertTrue(any("Not run" in p for p in blocks(section, "p")))
+        # One sentence, the section's opening; nothing folded under it.
+        self.assertIn(f"{real_faults.FILE} is missing (written by ./run.sh real-chaos",
+                      section.takeaway)
+        self.assertEqual(section.blocks, [])
 
     def test_malformed_file_is_a_problem_sentence(self):
         for doc in ("{not json", {"scenarios": "x"}, [1, 2]):
             results, _, section = report_of(doc)
             self.assertTrue(results.problems(), doc)
             self.assertFalse(blocks(section, "figure"), doc)
+            self.assertIn(real_faults.FILE, section.takeaway, doc)
 
     def test_a_part_without_a_timeline_says_so(self):
         doc = copy.deepcopy(testdata())

@@ -55,24 +55,45 @@ def _system_text(system: str, passes: list[dict]) -> tuple[str, bool]:
             any(e.get("error") for e in passes))
 
 
-def with_real_locality(fill: Any, real: Real, scheme: str, variants: tuple[str, ...],
-                       d: dict) -> Any:
-    """The leaf-fill cell of a scheme's row with its real systems' figures beside the
-    in-process one ("94 % · 94 %; real IDs: mariadb-auto-increment 89 % · 71 % (1 · 8
-    clients)"); `fill` unchanged when no real system of the scheme had a locality pass. The
-    figures go into `d["real_locality"]`."""
+def real_locality(real: Real, scheme: str, variants: tuple[str, ...],
+                  d: dict) -> tuple[str, str, bool] | None:
+    """The locality of a scheme's real systems' IDs for its decision-table row: (the full text,
+    "real IDs: mariadb-auto-increment 89 % · 71 % (1 · 8 clients)"; a few words, "real 89 % ·
+    71 %"; whether a pass failed), or None when no real system of the scheme had a
+    locality pass. The figures go into `d["real_locality"]`."""
     entries = cells_for_scheme(Real(cells=real.locality), scheme, variants) if real.present else []
     if not entries:
-        return fill
-    texts = [_system_text(name, ps) for name, ps in passes_by_system(entries).items()]
+        return None
+    by_system = passes_by_system(entries)
+    texts = [_system_text(name, ps) for name, ps in by_system.items()]
     d["real_locality"] = [{k: e.get(k) for k in ("system", "clients", "rows", "leaf_pages",
                                                  "avg_leaf_fill", "splits_per_1k", "error")}
                           for e in entries]
+    failed = any(b for _, b in texts)
+    if len(by_system) == 1:
+        short = "real " + " · ".join(_fill_text(e) for e in next(iter(by_system.values())))
+    else:
+        fills = [number(e.get("avg_leaf_fill")) for e in entries if not e.get("error")]
+        fills = [f for f in fills if f is not None]
+        span = (u.DASH if not fills else u.percent(fills[0], 0) if len(fills) == 1 else
+                f"{u.percent(min(fills), 0).split()[0]}–{u.percent(max(fills), 0)}")
+        short = f"real {span} ({len(by_system)} systems)" + ("; a pass failed" if failed
+                                                             else "")
+    return "real IDs: " + "; ".join(t for t, _ in texts), short, failed
+
+
+def with_real_locality(fill: Any, real: Real, scheme: str, variants: tuple[str, ...],
+                       d: dict) -> Any:
+    """The leaf-fill text of a scheme's row with its real systems' figures beside the
+    in-process one, in full ("94 % · 94 %; real IDs: mariadb-auto-increment 89 % · 71 % (1 · 8
+    clients)"); `fill` unchanged when no real system of the scheme had a locality pass."""
+    found = real_locality(real, scheme, variants, d)
+    if found is None:
+        return fill
+    text, _, failed = found
     base, bad = fill if isinstance(fill, tuple) else (fill, None)
-    text = f"{base}; real IDs: " + "; ".join(t for t, _ in texts)
-    if bad is not None or any(b for _, b in texts):
-        return text, BAD
-    return text
+    joined = f"{base}; {text}"
+    return (joined, BAD) if bad is not None or failed else joined
 
 
 def real_locality_table(real: Real) -> Table:

@@ -13,20 +13,29 @@ import copy
 import unittest
 
 import content
+import decision
 import units as u
 from decision_test import results
 from document import BAD
-from real_systems_test import bench_with_real, table as real_table
+from real_systems_test import bench_with_real, raw_table as real_raw_table, table as real_table
 
 FILL = "leaf fill"  # the decision table's leaf-fill column, whatever rows its header names
 FILL_PREFIX = "leaf fill 1 · 8 writers"
 
 
 def table(bench: dict):
-    """rows, columns (the leaf-fill one also under FILL), data, as real_systems_test's."""
+    """rows (each cell with its notes after it), columns (the leaf-fill one also under FILL),
+    data, as real_systems_test's."""
     rows, col, data = real_table(bench)
     col[FILL] = next(i for h, i in col.items() if h.startswith(FILL_PREFIX))
     return rows, col, data
+
+
+def raw_table(bench: dict):
+    """rows as the table prints them (short cells, "[n]"), columns, data, notes."""
+    rows, col, data, notes = real_raw_table(bench)
+    col[FILL] = next(i for h, i in col.items() if h.startswith(FILL_PREFIX))
+    return rows, col, data, notes
 
 
 def entry(system, scheme, lower, clients, fill, pages, rows=20000, planned=20000, error=None):
@@ -55,12 +64,14 @@ def bench_with_locality() -> dict:
 
 class DecisionRowTest(unittest.TestCase):
     def test_the_fill_cell_shows_the_real_ids_beside_the_in_process_figure(self):
-        rows, col, data = table(bench_with_locality())
+        rows, col, data, notes = raw_table(bench_with_locality())
         cell = rows["AUTO_INCREMENT"][col[FILL]]
         self.assertIsInstance(cell, str)
-        inproc, real = cell.split("; real IDs: ")
+        inproc, real = cell.split("; real ")
         self.assertTrue(inproc, "the in-process figure stays first")
-        self.assertEqual(real, "mariadb-auto-increment 89 % · 71 % (1 · 8 clients)")
+        self.assertRegex(real, r"^89 % · 71 % \[\d+\]$")  # the real figures, then the note
+        self.assertEqual(decision.cell_notes(cell, notes),
+                         ["real IDs: mariadb-auto-increment 89 % · 71 % (1 · 8 clients)"])
         d = data["AUTO_INCREMENT"]["real_locality"]
         self.assertEqual([(x["clients"], x["avg_leaf_fill"]) for x in d], [(1, 0.889), (8, 0.711)])
 
@@ -72,10 +83,10 @@ class DecisionRowTest(unittest.TestCase):
                       f"{u.count(5120)} of {u.count(20000)} IDs)", text)
 
     def test_without_passes_the_cell_is_the_in_process_one(self):
-        rows_with, col, _ = table(bench_with_locality())
-        rows_without, _, data = table(bench_with_real())
-        self.assertNotIn("real IDs", str(rows_without["AUTO_INCREMENT"][col[FILL]]))
-        self.assertEqual(rows_with["AUTO_INCREMENT"][col[FILL]].split("; real IDs")[0],
+        rows_with, col, _, _ = raw_table(bench_with_locality())
+        rows_without, _, data, _ = raw_table(bench_with_real())
+        self.assertNotIn("real", str(rows_without["AUTO_INCREMENT"][col[FILL]]))
+        self.assertEqual(rows_with["AUTO_INCREMENT"][col[FILL]].split("; real")[0],
                          rows_without["AUTO_INCREMENT"][col[FILL]])
         self.assertNotIn("real_locality", data["AUTO_INCREMENT"])
 
