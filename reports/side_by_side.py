@@ -30,13 +30,13 @@ import argparse
 import html
 import os
 import sys
-import tempfile
 from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import first_screen as fs  # noqa: E402
 from facts import Facts, load_facts  # noqa: E402
+from render import write_atomically  # noqa: E402  (temp file, fsync, rename)
 
 PAGE_CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif;
@@ -120,24 +120,6 @@ def compare_html(dir_a: str, dir_b: str, names: tuple[str, str] = ("A", "B")) ->
             f'<p class="meta">{e(names[0])}: <code>{e(os.path.abspath(dir_a))}</code> · '
             f'{e(names[1])}: <code>{e(os.path.abspath(dir_b))}</code> · rendered {now} — one '
             "file, readable offline.</p>" + body + "</body></html>\n")
-
-
-def write_atomically(path: str, text: str) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".compare.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
 
 
 def main(argv=None) -> int:
