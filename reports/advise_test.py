@@ -123,6 +123,42 @@ class RuledOutTest(unittest.TestCase):
         self.assertIn("mariadb-auto-increment", labels(answer("mariadb", 0, 1)))
 
 
+    def test_a_rate_asked_of_a_system_whose_speed_was_not_measured_rules_it_out(self):
+        # mariadb-ticket-update ran only under faults: nothing says it can keep up.
+        a = answer("mariadb", 0, 8, rate=5000)
+        self.assertEqual(ruled(a)["mariadb-ticket-update"],
+                         ("IDs/s not measured (a rate was asked)",
+                          "./run.sh bench (idbench real --system quick)"))
+        self.assertIn("mariadb-ticket-update", labels(answer("mariadb", 0, 8)))  # no rate asked
+
+    def test_a_broken_promise_is_the_reason_before_the_rate(self):
+        # The InnoDB ticket pair is both too slow and unordered: the promise is named.
+        a = answer("mariadb", 0, 8, rate=5000, musts=["k-sorted"])
+        self.assertEqual(ruled(a)["mariadb-ticket-pair-innodb"][0], "k-sorted: unordered")
+
+    def test_the_unsafe_policy_is_never_the_way_a_scheme_survives_a_step_back(self):
+        # A UUIDv7 under `unsafe` (reset and carry on) issued through the step with no
+        # duplicate, its random bits aside: a planted defect's luck, not a policy to deploy.
+        # Its deployable policies stalled, and that is the verdict.
+        from facts import Fact, Facts, Subject
+        v7 = Subject("UUIDv7", "scheme", "UUIDv7", ["uuidv7"], 128, "k_sorted", True, "uuid",
+                     "none", source="planted")
+        f = Facts("planted", subjects={"UUIDv7": v7}, described={"uuidv7": v7})
+        for i, (policy, avail) in enumerate((("refuse", 0.16), ("unsafe", 1.0))):
+            for metric, value in (("availability", avail), ("duplicates", 0)):
+                f.facts.append(Fact("UUIDv7", metric, value, f"chaos.json cells[{i}]",
+                                    variant="uuidv7", fault="ntp-step-back", policy=policy))
+        judged = advise.judge(f, v7, "uuidv7", "clock-step-back")
+        self.assertEqual((judged.ok, judged.source), (False, "chaos.json cells[0]"))
+        self.assertIn("refuse", judged.why)
+
+    def test_a_clock_step_back_workload_is_told_which_step_was_measured(self):
+        a = answer("none", 0, 8, musts=["clock-step-back"])
+        self.assertEqual(len([u for u in a.used if u.startswith("clock step back as measured")]),
+                         1)
+        self.assertIn("5 s", a.used[-1])
+
+
 class PointTest(unittest.TestCase):
     def test_a_workload_between_points_says_which_point_answered(self):
         a = answer("mariadb", 250, 40)
