@@ -295,7 +295,8 @@ def figures(facts: Facts, c: Candidate, engine: str, row: int, writers: int) -> 
            _one(facts, variant=c.variant, metric="p99_ns",
                 writers=nearest(facts.values("writers", variant=c.variant, metric="p99_ns"),
                                 writers)))
-    out.append(Figure("p99 per ID" + (f", {p99.threads} threads" if p99 and p99.threads else ""),
+    out.append(Figure("p99 per ID" + (f", {p99.threads} thread{'s' if p99.threads != 1 else ''}"
+                                      if p99 and p99.threads else ""),
                       u.duration_ns(p99.value) if p99 else "not measured",
                       p99.source if p99 else MEASURED_BY["bench" if c.kind == "scheme"
                                                          else "real"]))
