@@ -183,20 +183,20 @@ case "$cmd" in
     ;;
   smoke)
     ensure_packages "${build_packages[@]}"
-    configure_and_build release
+    configure_and_build release programs
     smoke
     ;;
   bench)
     ensure_packages "${build_packages[@]}" "${engine_packages[@]}"  # the real systems: mariadb
     ensure_npm_packages adapters/node  # --full runs every real system, the Node adapters among them
-    configure_and_build release
+    configure_and_build release programs
     mkdir -p "$latest"
     [ -x bench/run_bench.sh ] || die "bench/run_bench.sh is missing"
     bench/run_bench.sh "$bin" "$latest/bench.json" "$@"
     ;;
   locality)
     ensure_packages "${build_packages[@]}" "${engine_packages[@]}"
-    configure_and_build release
+    configure_and_build release programs
     mkdir -p "$latest"
     "$bin/idbench" locality --matrix --out "$latest/locality.json" "$@"
     ;;
@@ -208,14 +208,14 @@ case "$cmd" in
     ;;
   chaos)
     ensure_packages "${build_packages[@]}"
-    configure_and_build release
+    configure_and_build release programs
     mkdir -p "$latest"
     [ -x chaos/run_chaos.sh ] || die "chaos/run_chaos.sh is missing"
     chaos/run_chaos.sh "$bin" "$latest/chaos.json" "$@"
     ;;
   real-chaos)
     ensure_packages "${build_packages[@]}" "${engine_packages[@]}"
-    configure_and_build release
+    configure_and_build release programs
     mkdir -p "$latest"
     real_chaos_quick "$@"
     ;;
@@ -224,7 +224,7 @@ case "$cmd" in
     # runs is the unfenced behaviour's caught duplicates: the finding, not a failure), the
     # lease-renewal and etcd write rates, then the worker-id report.
     ensure_packages "${build_packages[@]}" "${coord_packages[@]}" "${report_packages[@]}"
-    configure_and_build release
+    configure_and_build release programs
     mkdir -p "$latest"
     status=0
     "$bin/idbench" worker-ids --scenario all --behaviour all --out "$latest/worker_ids.json" "$@" ||
@@ -273,7 +273,7 @@ case "$cmd" in
   all)
     ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}"
     ensure_npm_packages adapters/node
-    configure_and_build release
+    configure_and_build release programs
     mkdir -p "$latest"
     part "smoke: generate + check every variant" smoke
     [ -x bench/run_bench.sh ] && part "bench (quick)" bench/run_bench.sh "$bin" "$latest/bench.json"
