@@ -2,7 +2,8 @@
 # worker_ids_test.sh — `idbench worker-ids` end to end against a private etcd cluster.
 #   worker_ids_test.sh IDBENCH inputs      bad input (exit 2), missing etcd (exit 4), SIGINT (130)
 #   worker_ids_test.sh IDBENCH pause       pause beyond the lease: unfenced duplicates caught
-#                                          (exit 1), deadline fence 0 with node 0's stall measured
+#                                          (exit 1), deadline fence at most one batch after the
+#                                          pause, with node 0's stall measured
 #   worker_ids_test.sh IDBENCH hook        the pause injected between check and act: deadline
 #                                          fence duplicates (exit 1), in-id fence 0
 # Runs with TMPDIR set to the coord_etcd fixture's directory (coord_left_nothing checks it).
@@ -59,10 +60,28 @@ pause)
     "$idbench" worker-ids --scenario pause-beyond-lease --behaviour unfenced "${gate[@]}" --out "$tmp/u.json"
   [ "$(field "$tmp/u.json" 0 "r['duplicates'] > 0 and r['nodes'][0]['zombie_ids'] > 0")" = True ] ||
     { echo "FAIL: no duplicates recorded"; failures=$((failures + 1)); }
-  expect 0 "deadline fence: no duplicate" \
-    "$idbench" worker-ids --scenario pause-beyond-lease --behaviour deadline "${gate[@]}" --out "$tmp/d.json"
+  # The deadline fence checks before each 1 ms batch. The SIGSTOP lands wherever node 0 is: on
+  # a loaded machine, sometimes between that check and its batch (the window `hook` pins down),
+  # and that one batch then goes out after the pause, its duplicates caught (exit 1). So the
+  # fence's promise here is a bound, not zero: at most one batch (ids_per_ms) after the pause,
+  # where the unfenced zombie above issues for the whole of it; then a stall and a new claim.
+  "$idbench" worker-ids --scenario pause-beyond-lease --behaviour deadline "${gate[@]}" \
+    --out "$tmp/d.json" >"$tmp/out" 2>"$tmp/err"
+  got=$?
+  if [ $got -gt 1 ]; then
+    echo "FAIL: deadline fence: exit $got"; cat "$tmp/out" "$tmp/err"; failures=$((failures + 1))
+  elif [ "$(field "$tmp/d.json" 0 "r['nodes'][0]['zombie_ids'] <= r['ids_per_ms'] and r['duplicates'] <= r['ids_per_ms']")" != True ]; then
+    echo "FAIL: deadline fence: more than one batch after the pause"; cat "$tmp/out"
+    failures=$((failures + 1))
+  else
+    echo "ok: deadline fence: at most one batch after the pause (exit $got)"; passes=$((passes + 1))
+  fi
   [ "$(field "$tmp/d.json" 0 "r['nodes'][0]['claims'] >= 2 and r['nodes'][0]['stalled_ms'] > 0")" = True ] ||
     { echo "FAIL: node 0 did not stall and re-claim"; cat "$tmp/d.json" | head -50; failures=$((failures + 1)); }
+  # The bound can fail: the unfenced run's zombie went well past one batch.
+  [ "$(field "$tmp/u.json" 0 "r['nodes'][0]['zombie_ids'] > r['ids_per_ms']")" = True ] ||
+    { echo "FAIL: the unfenced zombie stayed within one batch: the bound above proves nothing"
+      failures=$((failures + 1)); }
   ;;
 hook)
   expect 1 "deadline fence: a pause between check and act duplicates" \
