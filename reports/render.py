@@ -8,8 +8,9 @@ Reads bench.json, locality.json and chaos.json, and real_chaos.json, derived_ids
 worker_ids.json when a run wrote them (any of them may be missing or partial: the report says
 so, once per input, and shows the rest), builds one Report (content.py) and writes it three ways:
 
-    report.html   one self-contained file: CSS inline, charts inline as SVG, no script, no
-                  link to anything outside it, so it opens offline and survives being mailed.
+    report.html   one self-contained file: CSS inline, charts inline as SVG, no link to
+                  anything outside it, so it opens offline and survives being mailed; its one
+                  script is the first screen's picker, over the JSON embedded beside it.
                   The title and one meta line, then the first screen (first_screen.py, when
                   it is there), then one part per section: its heading, its takeaway (one
                   sentence), and its tables, charts and notes folded in <details>;
