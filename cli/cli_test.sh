@@ -46,6 +46,24 @@ printf '12\n13\nabc\n' >"$tmp/bad"
 expect 2 "non-numeric line" "$idbench" check "$tmp/bad"
 expect_text "bad:3" "bad line is named"
 expect 2 "missing file" "$idbench" check "$tmp/nope"
+# A floating-point option's range also refuses NaN and infinities (every comparison with NaN is
+# false, so a plain range check lets it through: real-chaos then ran MariaDB for 5.8 s).
+# Each probe is otherwise a valid command, so the only thing to refuse is the number.
+for probe in "real-chaos --scenario all --time-scale nan" "real-chaos --scenario all --time-scale inf" \
+             "real --system quick --seconds nan" "real --system quick --warmup nan" \
+             "real --system quick --locality-seconds nan" "locality --variant cas --pool-percent nan" \
+             "worker-ids --rates --rate-seconds nan"; do
+  option=$(echo "$probe" | grep -o -- '--[a-z-]* [a-z]*$' | cut -d' ' -f1)
+  # shellcheck disable=SC2086  # the probe is words
+  timeout 20 "$idbench" $probe >"$tmp/out" 2>"$tmp/err"
+  got=$?
+  if [ $got -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -q -- "$option" "$tmp/err"; then
+    echo "FAIL: $probe: exit $got, want 2 and one line naming $option"; cat "$tmp/err"
+    failures=$((failures + 1))
+  else
+    echo "ok: $probe is refused"; passes=$((passes + 1))
+  fi
+done
 expect 2 "layout with too many bits" "$idbench" generate --variant mutex --layout ts=50,node=10,seq=12 --count 1
 expect_text "needs 72 bits" "too-many-bits message"
 expect 2 "node out of range" "$idbench" generate --variant mutex --layout twitter --node 5000 --count 1

@@ -29,6 +29,7 @@
 #include "bench/locality/single_run.hpp"
 #include "bench/locality/validate.hpp"
 #include "cli/commands.hpp"
+#include "cli/finite_range.hpp"
 #include "cli/exec_options.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
@@ -176,7 +177,7 @@ void add_engine_options(CLI::App* cmd, LocalityArgs& a) {
   auto* pool_pages = cmd->add_option("--pool-pages", a.pool_pages, "LRU pool size in leaf pages");
   auto* pool_percent = cmd->add_option("--pool-percent", a.pool_percent,
                                        "LRU pool size as % of the final leaf pages")
-                           ->check(CLI::Range(0.001, 100.0))
+                           ->check(FiniteRange(0.001, 100.0))
                            ->capture_default_str();
   pool_pages->excludes(pool_percent);
 }

@@ -17,6 +17,7 @@
 
 #include "chaos/leftovers.hpp"
 #include "cli/commands.hpp"
+#include "cli/finite_range.hpp"
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/run_context.hpp"
@@ -101,7 +102,7 @@ void add_real_chaos_command(CLI::App& app) {
       ->check(CLI::Range(1u, 16u));
   cmd->add_option("--time-scale", args->options.time_scale, "multiply every phase, 0.2 … 20")
       ->capture_default_str()
-      ->check(CLI::Range(0.2, 20.0));
+      ->check(FiniteRange(0.2, 20.0));
   cmd->add_option("--flush", args->options.flush_values,
                   "auto-increment-kill9: innodb_flush_log_at_trx_commit values to try")
       ->delimiter(',')

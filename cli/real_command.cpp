@@ -27,6 +27,7 @@
 #include "bench/real/real_run.hpp"
 #include "bench/real/results_json.hpp"
 #include "cli/commands.hpp"
+#include "cli/finite_range.hpp"
 #include "cli/exec_options.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/atomic_file.hpp"
@@ -160,12 +161,12 @@ void add_real_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--locality-seconds", args->locality_seconds,
                   "Cap on collecting one locality pass's IDs (default: quick 6, else 60)")
-      ->check(CLI::Range(0.1, 3600.0));
+      ->check(FiniteRange(0.1, 3600.0));
   cmd->add_option("--seconds", args->seconds,
                   "Measuring time per cell (default: quick 2, one system 3, all 10)")
-      ->check(CLI::Range(0.01, 3600.0));
+      ->check(FiniteRange(0.01, 3600.0));
   cmd->add_option("--warmup", args->warmup, "Warm-up per cell (default 0.5, all: 1)")
-      ->check(CLI::Range(0.0, 600.0));
+      ->check(FiniteRange(0.0, 600.0));
   cmd->add_option("--out", args->out, "The JSON file, rewritten after every cell (- stdout)")
       ->capture_default_str();
   cmd->add_flag("--quiet", args->quiet,

@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/finite_range.hpp"
 #include "coord/driver.hpp"
 #include "coord/etcd_cluster.hpp"
 #include "coord/rates.hpp"
@@ -195,7 +196,7 @@ void add_worker_ids_command(CLI::App& app) {
   cmd->add_flag("--rates", args->rates,
                 "measure lease renewals/s against etcd puts/s instead of running scenarios");
   cmd->add_option("--rate-seconds", args->rate_options.seconds, "seconds per rate point")
-      ->capture_default_str()->check(CLI::Range(0.5, 60.0));
+      ->capture_default_str()->check(FiniteRange(0.5, 60.0));
   cmd->add_flag("!--no-check-perf", args->rate_options.etcdctl_check_perf,
                 "--rates without etcdctl check perf (60 s)");
   cmd->callback([args, gen_bits] {
