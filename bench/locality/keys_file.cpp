@@ -42,6 +42,23 @@ Id parse_key(const std::string& line, IdWidth width, const std::string& where) {
   return Id::from_u64(v);
 }
 
+// A key is a few dozen bytes; a line past 1 MiB (the line `check` refuses too) is a device or a
+// binary file, and reading on would hold it all: `--keys /dev/zero` grew ~190 MB/s, unending.
+constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+
+// The next line of `in` into `line`, without its '\n'; false at the end of the file.
+bool next_line(std::istream& in, std::string& line, const std::string& path, std::uint64_t number) {
+  line.clear();
+  for (int c = in.get(); c != std::char_traits<char>::eof(); c = in.get()) {
+    if (c == '\n') return true;
+    if (line.size() == kMaxLineBytes) {
+      throw Error(fmt::format("{}:{}: a line longer than 1 MiB: not a file of keys", path, number));
+    }
+    line.push_back(static_cast<char>(c));
+  }
+  return !line.empty();
+}
+
 }  // namespace
 
 KeyStream read_keys_file(const std::string& path, std::uint64_t rows) {
@@ -56,7 +73,7 @@ KeyStream read_keys_file(const std::string& path, std::uint64_t rows) {
   std::string line;
   std::uint64_t number = 0;
   bool decided = false;
-  while (out.keys.size() < rows && std::getline(in, line)) {
+  while (out.keys.size() < rows && next_line(in, line, path, number + 1)) {
     ++number;
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
     if (line.empty()) continue;

@@ -47,6 +47,12 @@ done
 expect 2 "--keys DIR" loc --keys "$tmp"
 expect_err "is a directory" "--keys DIR says so"
 printf '1\n2\nthree\n' >"$tmp/bad.txt"
+# A keys file with no line end (a device, a binary file) is no file of keys: refused at the
+# first line over 1 MiB, as `check` refuses one, instead of reading it all into memory.
+SECONDS=0
+expect 2 "--keys /dev/zero ends" timeout 20 "$idbench" locality --keys /dev/zero --rows 1000
+expect_err "longer than 1 MiB" "--keys /dev/zero says why"
+[ $SECONDS -lt 10 ] || { echo "FAIL: --keys /dev/zero took ${SECONDS} s"; failures=$((failures + 1)); }
 expect 2 "bad keys line" loc --keys "$tmp/bad.txt"
 expect_err "$tmp/bad.txt:3:" "bad keys line names file:line"
 
