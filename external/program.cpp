@@ -113,6 +113,7 @@ struct Program::State {
   std::unique_ptr<plumbing::ChildProcess> child;
   std::optional<IdWidth> width;
   std::uint64_t lines = 0;  // lines of its output read so far
+  std::uint64_t last_request = 0;
   std::string dead;         // why it stopped answering; empty while it works
 
   [[noreturn]] void fail(const std::string& what) {
@@ -122,6 +123,11 @@ struct Program::State {
   }
   // The ID on line `lines`, or fail() naming the line.
   Id parse(const std::string& text);
+  // It printed more lines than the `n` IDs asked: the protocol is one line per ID asked.
+  [[noreturn]] void extra(std::uint64_t n) {
+    fail(fmt::format("printed more lines than the {} IDs asked (line {} is one too many)", n,
+                     lines + 1));
+  }
   // The output ended (EOF) or the deadline passed after `got` of `n` IDs.
   [[noreturn]] void no_answer(std::uint64_t got, std::uint64_t n, std::int64_t deadline);
 };
@@ -195,6 +201,9 @@ void Program::request(std::uint64_t n, std::vector<Id>& out) {
     throw Error(fmt::format("a request asks for 1..{} IDs, not {}", kMaxRequest, n));
   }
   const std::int64_t deadline = plumbing::monotonic_ns() + s.spec.timeout_ms * 1'000'000;
+  // Lines nobody asked for (late ones of the last request) would be read as this request's.
+  if (s.child->has_unread_output()) s.extra(s.last_request);
+  s.last_request = n;
   try {
     s.child->send_line(std::to_string(n));
   } catch (const plumbing::Interrupted&) {
@@ -210,6 +219,7 @@ void Program::request(std::uint64_t n, std::vector<Id>& out) {
       ++s.lines;
       out.push_back(s.parse(*line));
     }
+    if (s.child->has_unread_output()) s.extra(n);
   } catch (...) {
     out.resize(before);  // all n IDs or none
     throw;

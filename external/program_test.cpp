@@ -176,6 +176,23 @@ TEST_F(ProgramTest, FewerIdsThanAskedIsNamed) {
   EXPECT_NE(msg.find("line 2"), std::string::npos) << msg;
 }
 
+TEST_F(ProgramTest, MoreIdsThanAskedBreakTheProtocol) {
+  // N + 5 lines for a request of N: the extra lines would be taken as the next request's
+  // answer, IDs it never asked for. Caught at the latest when the next request is made.
+  const std::string cmd = script(
+      "more.sh", "i=0\nwhile read n; do\n  j=0; while [ $j -lt $((n + 5)) ]; do i=$((i+1)); "
+                 "echo $i; j=$((j+1)); done\ndone\n");
+  Program p(spec_for(cmd), 0);
+  std::vector<Id> ids;
+  const std::string msg = program_error([&] {
+    p.request(10, ids);
+    ::usleep(200'000);  // the extra lines are surely written by now
+    p.request(10, ids);
+  });
+  EXPECT_NE(msg.find(cmd), std::string::npos) << msg;
+  EXPECT_NE(msg.find("more lines than the 10 IDs asked"), std::string::npos) << msg;
+}
+
 TEST_F(ProgramTest, AMalformedLineIsNamedByItsNumberInTheWholeOutput) {
   const std::string cmd = script("bad.sh", "read n; echo 1; echo 2; read n; echo 3; printf 'x\\ty\\n'\n");
   Program p(spec_for(cmd), 0);

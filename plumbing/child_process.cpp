@@ -273,6 +273,18 @@ std::optional<std::string> ChildProcess::read_line(std::int64_t deadline_mono_ns
   }
 }
 
+bool ChildProcess::has_unread_output() {
+  if (!pending_.empty()) return true;
+  if (stdout_fd_ < 0) return false;
+  pollfd p{stdout_fd_, POLLIN, 0};
+  if (::poll(&p, 1, 0) <= 0 || (p.revents & POLLIN) == 0) return false;
+  char buf[512];
+  const ssize_t n = ::read(stdout_fd_, buf, sizeof buf);
+  if (n <= 0) return false;  // EOF or an error: nothing unread
+  pending_.append(buf, static_cast<std::size_t>(n));
+  return true;
+}
+
 bool ChildProcess::read_to_end(std::string& out, std::string& err, std::int64_t deadline_mono_ns) {
   out = std::exchange(pending_, {});
   int* fds[2] = {&stdout_fd_, &stderr_fd_};

@@ -112,6 +112,9 @@ class ChildProcess {
   // One line from the piped stdout without its newline; nullopt at EOF or the deadline.
   // Throws Interrupted when a signal arrived (see InterruptGuard).
   std::optional<std::string> read_line(std::int64_t deadline_mono_ns);
+  // True when the piped stdout holds output not yet read as lines (buffered here, or waiting
+  // in the pipe now); never blocks. EOF is not output.
+  bool has_unread_output();
   // Reads the piped stdout and stderr (either may be unpiped) to EOF; false at the deadline.
   // Throws Interrupted when a signal arrived.
   bool read_to_end(std::string& out, std::string& err, std::int64_t deadline_mono_ns);
