@@ -85,6 +85,7 @@ class Figure:
     text: str
     source: str
     at_point: bool = True  # measured at the asked row size and writers
+    value: float | None = None  # the measured number `text` shows; None when not measured
 
 
 @dataclass
@@ -212,22 +213,12 @@ def _capacity(facts: Facts, c: Candidate, writers: int) -> Figure:
         at = nearest(sorted({f.writers for f in cells if f.durability == durable}), writers)
         f = next(x for x in cells if x.writers == at and x.durability == durable)
         return Figure(f"IDs/s, {at} client{'s' if at != 1 else ''}, {durable or 'real'}",
-                      u.si(f.value), f.source)
+                      u.si(f.value), f.source, value=f.value)
     f = _one(facts, variant=c.variant, metric="ids_per_s", threads=1)
     if f is None:
         return Figure("IDs/s", "not measured", MEASURED_BY["bench"])
-    return Figure(f"IDs/s, {writers} × 1 thread, in process", u.si(f.value * writers), f.source)
-
-
-def capacity_value(text: str) -> float | None:
-    """The number an SI text stands for ("6.59 k" -> 6590); None for "not measured"."""
-    parts = text.split()
-    try:
-        x = float(parts[0])
-    except (ValueError, IndexError):
-        return None
-    scale = {"k": 1e3, "M": 1e6, "G": 1e9}
-    return x * scale.get(parts[1], 1) if len(parts) > 1 else x
+    return Figure(f"IDs/s, {writers} × 1 thread, in process", u.si(f.value * writers), f.source,
+                  value=f.value * writers)
 
 
 def candidates(facts: Facts, writer_points: list[int]) -> list[Candidate]:
@@ -287,7 +278,8 @@ def figures(facts: Facts, c: Candidate, engine: str, row: int, writers: int) -> 
             out.append(Figure(label + (_where(f, c, engine, row, writers) if f else ""),
                               fmt(f.value) if f else "not measured",
                               f.source if f else MEASURED_BY["locality"],
-                              at_point=bool(f) and (f.row_bytes, f.writers) == (row, writers)))
+                              at_point=bool(f) and (f.row_bytes, f.writers) == (row, writers),
+                              value=f.value if f else None))
     out.append(c.capacity.get(str(writers)) or _capacity(facts, c, writers))
     threads = facts.values("threads", variant=c.variant, metric="p99_ns")
     p99 = (_one(facts, variant=c.variant, metric="p99_ns", threads=nearest(threads, writers))
@@ -299,7 +291,8 @@ def figures(facts: Facts, c: Candidate, engine: str, row: int, writers: int) -> 
                                       if p99 and p99.threads else ""),
                       u.duration_ns(p99.value) if p99 else "not measured",
                       p99.source if p99 else MEASURED_BY["bench" if c.kind == "scheme"
-                                                         else "real"]))
+                                                         else "real"],
+                      value=p99.value if p99 else None))
     step = c.promises.get("clock-step-back")
     if step is not None and step.source:
         out.append(Figure("clock step back", step.why, step.source))
@@ -309,7 +302,7 @@ def figures(facts: Facts, c: Candidate, engine: str, row: int, writers: int) -> 
 def _rank_key(figs: list[Figure], engine: str):
     """Smaller sorts first. Missing figures sort last."""
     def val(i):
-        return capacity_value(figs[i].text.replace("%", "").strip()) if i < len(figs) else None
+        return figs[i].value if i < len(figs) else None
 
     if engine != "none":
         # A fill measured at another row size or writer count (its label says so) ranks
@@ -317,8 +310,8 @@ def _rank_key(figs: list[Figure], engine: str):
         fill, splits, cap = val(0), val(1), val(2)
         return (fill is None, not figs[0].at_point, -(fill or 0),
                 splits if splits is not None else float("inf"), -(cap or 0))
-    cap, p99 = val(0), figs[1].text if len(figs) > 1 else ""
-    return (cap is None, -(cap or 0), p99)
+    cap, p99 = val(0), val(1)
+    return (cap is None, -(cap or 0), p99 if p99 is not None else float("inf"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -365,8 +358,7 @@ def answers(facts: Facts) -> dict:
                                  "server": getattr(facts.subjects.get(c.subject), "server", ""),
                                  "engine_rules": engine_rules(c),
                                  "promises": {p: asdict(j) for p, j in c.promises.items()},
-                                 "capacity": {w: {**asdict(f), "value": capacity_value(f.text)}
-                                              for w, f in c.capacity.items()}}
+                                 "capacity": {w: asdict(f) for w, f in c.capacity.items()}}
                           for c in cands},
            "rankings": {}}
     for e in ENGINES:
@@ -394,7 +386,7 @@ def _rate_reason(c: Candidate, writers: int, rate: float) -> tuple[bool, str, st
     if not rate:
         return None
     cap = c.capacity.get(str(writers))
-    value = capacity_value(cap.text) if cap else None
+    value = cap.value if cap else None
     if value is None:
         return True, "IDs/s not measured (a rate was asked)", cap.source if cap else ""
     if value < rate:

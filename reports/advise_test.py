@@ -159,6 +159,14 @@ class RuledOutTest(unittest.TestCase):
         self.assertIn("5 s", a.used[-1])
 
 
+    def test_with_no_engine_equal_speeds_rank_by_the_p99_number_not_its_text(self):
+        # "30 ns" sorts after "2.14 µs" as text; 30 ns is the shorter tail.
+        F = advise.Figure
+        fast_tail = [F("IDs/s", "1 M", "s", value=1e6), F("p99", "30 ns", "s", value=30.0)]
+        slow_tail = [F("IDs/s", "1 M", "s", value=1e6), F("p99", "2.14 µs", "s", value=2140.0)]
+        self.assertLess(advise._rank_key(fast_tail, "none"), advise._rank_key(slow_tail, "none"))
+
+
 class PointTest(unittest.TestCase):
     def test_a_workload_between_points_says_which_point_answered(self):
         a = answer("mariadb", 250, 40)
@@ -198,7 +206,11 @@ class AnswersTest(unittest.TestCase):
         self.assertEqual(auto["engine_rules"]["sqlite"]["source"],
                          "bench.json real_systems.systems mariadb-auto-increment")
         self.assertEqual(ans["candidates"]["cas"]["engine_rules"], {})
-        self.assertEqual(ans["candidates"]["cas"]["capacity"]["8"]["value"], 31.5e6)
+        cap = ans["candidates"]["cas"]["capacity"]["8"]
+        # The measured number itself (8 × the 1-thread rate), not its 3-digit text read back.
+        self.assertEqual(cap["text"], "31.5 M")
+        self.assertAlmostEqual(cap["value"], 8 * facts().where(
+            variant="cas", metric="ids_per_s", threads=1)[0].value)
 
     def test_the_ranking_embedded_is_advise_ranking(self):
         ans = advise.answers(facts())

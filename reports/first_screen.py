@@ -136,7 +136,7 @@ def _coordinator(facts: Facts, c: advise.Candidate) -> Cell:
 
 def _capacity(facts: Facts, c: advise.Candidate) -> Cell:
     f = c.capacity.get("1")
-    value = advise.capacity_value(f.text) if f else None
+    value = f.value if f else None
     if f is None or value is None:
         return Cell("–", None, "not measured",
                     MEASURED_BY["bench" if c.kind == "scheme" else "real"])
