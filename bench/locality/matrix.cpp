@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -23,21 +24,26 @@ std::string minutes(double seconds) {
   return s < 60 ? fmt::format("{}s", s) : fmt::format("{}m{:02}s", s / 60, s % 60);
 }
 
-std::string label_of(const RunSpec& r) {
-  const StreamSpec& s = r.stream;
-  const std::string row = fmt::format(", {} B payload", r.payload_bytes);
-  if (s.variant.empty()) return fmt::format("{} bigint{}", to_string(s.synthetic), row);
-  return fmt::format("{}, {} writer{}, {}/ms{}{}", s.variant, s.writers, s.writers == 1 ? "" : "s",
-                     s.rate, s.arrival == Arrival::poisson ? " poisson" : "", row);
+// A matrix stream differs from another only in these fields (plan_matrix), so the label names it.
+std::string stream_label(const StreamSpec& s) {
+  if (s.variant.empty()) return fmt::format("{} bigint", to_string(s.synthetic));
+  return fmt::format("{}, {} writer{}, {}/ms{}", s.variant, s.writers, s.writers == 1 ? "" : "s",
+                     s.rate, s.arrival == Arrival::poisson ? " poisson" : "");
 }
 
-// The document, rewritten whole after every step (temp + rename). A target that is not a
-// regular file (/dev/stdout, a FIFO) is written through once, at the end: a stream cannot be
-// rewritten.
+std::string label_of(const RunSpec& r) {
+  return fmt::format("{}, {} B payload", stream_label(r.stream), r.payload_bytes);
+}
+
+
+// The document, rewritten whole after every step (temp + rename), its runs in the plan's order
+// whatever order they finish in. A target that is not a regular file (/dev/stdout, a FIFO) is
+// written through once, at the end: a stream cannot be rewritten.
 class MatrixFile {
  public:
-  MatrixFile(std::string path, const std::vector<int>& row_sizes, int decision_payload_bytes)
-      : path_(std::move(path)) {
+  MatrixFile(std::string path, const std::vector<int>& row_sizes, int decision_payload_bytes,
+             std::size_t runs)
+      : path_(std::move(path)), runs_(runs) {
     doc_ = {{"context", context_json()},
             {"complete", false},
             {"row_sizes", row_sizes},
@@ -53,8 +59,8 @@ class MatrixFile {
     first.write(text());
     first.commit();
   }
-  void add_run(nlohmann::json run) {
-    doc_["matrix"].push_back(std::move(run));
+  void add_run(std::size_t index, nlohmann::json run) {
+    runs_.at(index) = std::move(run);
     if (!through_) plumbing::write_file_atomically(path_, text());
   }
   void finish(nlohmann::json validation) {
@@ -66,8 +72,16 @@ class MatrixFile {
   }
 
  private:
-  std::string text() const { return doc_.dump(2) + "\n"; }
+  std::string text() {
+    nlohmann::json& matrix = doc_["matrix"];
+    matrix = nlohmann::json::array();
+    for (const nlohmann::json& run : runs_) {
+      if (!run.is_null()) matrix.push_back(run);
+    }
+    return doc_.dump(2) + "\n";
+  }
   std::string path_;
+  std::vector<nlohmann::json> runs_;  // by plan index; null until measured
   nlohmann::json doc_;
   std::unique_ptr<plumbing::OutputFile> through_;
 };
@@ -127,6 +141,22 @@ nlohmann::json cross_check(const MatrixOptions& options, const Progress& progres
 
 }  // namespace
 
+std::vector<std::vector<std::size_t>> runs_by_stream(const std::vector<RunSpec>& runs) {
+  std::vector<std::vector<std::size_t>> groups;
+  std::vector<std::string> labels;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::string label = stream_label(runs[i].stream);
+    const auto it = std::find(labels.begin(), labels.end(), label);
+    if (it != labels.end()) {
+      groups[static_cast<std::size_t>(it - labels.begin())].push_back(i);
+      continue;
+    }
+    labels.push_back(label);
+    groups.push_back({i});
+  }
+  return groups;
+}
+
 int run_matrix(const MatrixOptions& options) {
   if (options.out.empty()) throw Error("--matrix needs --out FILE");
   check_rows(options.rows, "--rows");
@@ -140,12 +170,18 @@ int run_matrix(const MatrixOptions& options) {
   // rename. The flag is read between runs (and every few thousand keys inside the model), so
   // the command unwinds with Interrupted and the JSON holds every finished run.
   const plumbing::InterruptGuard guard;
-  MatrixFile file(options.out, row_sizes, options.decision_payload_bytes);
+  MatrixFile file(options.out, row_sizes, options.decision_payload_bytes, runs.size());
   const Progress progress(options.progress);
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    progress.run(i, runs.size(), fmt::format("{} ({} rows)", label_of(runs[i]), options.rows));
+  std::size_t done = 0;
+  for (const std::vector<std::size_t>& group : runs_by_stream(runs)) {
     plumbing::throw_if_interrupted();
-    file.add_run(run_json(runs[i], run_locality(runs[i])));
+    const KeyStream stream = build_stream(runs[group.front()].stream);
+    for (const std::size_t i : group) {
+      progress.run(done++, runs.size(),
+                   fmt::format("{} ({} rows)", label_of(runs[i]), options.rows));
+      plumbing::throw_if_interrupted();
+      file.add_run(i, run_json(runs[i], run_locality(runs[i], stream)));
+    }
     plumbing::throw_if_interrupted();
   }
   file.finish(cross_check(options, progress));

@@ -71,6 +71,12 @@ inline constexpr std::uint64_t kQuickValidateRows = 30'000;
 // writers, then the baselines.
 std::vector<RunSpec> plan_matrix(std::uint64_t rows, const std::vector<int>& row_sizes = {0});
 
+// The plan's runs grouped by stream (indices into `runs`), each group in the plan's order: the
+// matrix builds a stream once and inserts it at every row size, so the row size is all that
+// differs between a group's runs. Building is most of a run for a generator that reads its own
+// clock (libuuid's v1 takes a file lock per ID: seconds per million).
+std::vector<std::vector<std::size_t>> runs_by_stream(const std::vector<RunSpec>& runs);
+
 // The row sizes a matrix measures: `options.row_sizes` and the decision's, sorted, unique.
 std::vector<int> matrix_row_sizes(const MatrixOptions& options);
 

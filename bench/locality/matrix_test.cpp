@@ -60,6 +60,29 @@ TEST(LocalityMatrix, VariantsMarkedForALivePaceRunAtItAndShowTheirOrder) {
   EXPECT_GE(live, 2u);
 }
 
+// One stream is built once and inserted at every row size: each group holds one stream at every
+// size, and the groups cover the plan once.
+TEST(LocalityMatrix, EachStreamIsOneGroupHoldingEveryRowSize) {
+  const std::vector<int> sizes = {0, 250, 1000};
+  const auto one = plan_matrix(1000, {0});
+  const auto plan = plan_matrix(1000, sizes);
+  const auto groups = runs_by_stream(plan);
+  ASSERT_EQ(groups.size(), one.size());
+  std::vector<int> seen(plan.size(), 0);
+  for (const auto& group : groups) {
+    ASSERT_EQ(group.size(), sizes.size());
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      const RunSpec& r = plan[group[k]];
+      ++seen[group[k]];
+      EXPECT_EQ(r.payload_bytes, sizes[k]);
+      EXPECT_EQ(r.stream.variant, plan[group[0]].stream.variant);
+      EXPECT_EQ(r.stream.writers, plan[group[0]].stream.writers);
+      EXPECT_EQ(r.stream.synthetic, plan[group[0]].stream.synthetic);
+    }
+  }
+  EXPECT_EQ(seen, std::vector<int>(plan.size(), 1));
+}
+
 // Row size is an axis: the same streams at every row size, key-only first.
 TEST(LocalityMatrix, EveryStreamRunsAtEveryRowSize) {
   const auto one = plan_matrix(1000, {0});

@@ -27,6 +27,11 @@ RunResult run_locality(const RunSpec& spec) {
   if (spec.pool.pages && *spec.pool.pages == 0) throw Error("--pool-pages must be ≥ 1");
   const KeyStream stream = build_stream(spec.stream);
   if (!spec.dump_keys.empty()) dump_keys(stream, spec.dump_keys);
+  return run_locality(spec, stream);
+}
+
+RunResult run_locality(const RunSpec& spec, const KeyStream& stream) {
+  if (spec.pool.pages && *spec.pool.pages == 0) throw Error("--pool-pages must be ≥ 1");
   TableSpec table;
   table.key_type = spec.key_type.value_or(default_key_type(stream.width));
   if (table.key_type == KeyType::bigint && stream.width == IdWidth::bits128) {

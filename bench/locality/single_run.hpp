@@ -39,6 +39,10 @@ struct RunResult {
 
 RunResult run_locality(const RunSpec& spec);
 
+// The same run on a stream already built from `spec.stream` (`spec.dump_keys` is not read): the
+// matrix inserts one stream at every row size, so the row size is the only thing that differs.
+RunResult run_locality(const RunSpec& spec, const KeyStream& stream);
+
 // Writes the stream's keys, one per line, to `path` (all or nothing).
 void dump_keys(const KeyStream& stream, const std::string& path);
 
