@@ -90,6 +90,9 @@ struct RunFacts {
   IdWidth width = IdWidth::bits64;
   IdTime id_time = IdTime::none;  // how an ID carries its time (the variant's description)
   std::optional<Layout> layout;   // decodes IdTime::layout IDs; nullopt for the others
+  // An external program (--exec): its clock is its own, so only its IDs are evidence that a
+  // fault reached it, never the node's probe (fault_check.hpp).
+  bool program = false;
   // IDs a generator may hand out from one clock reading: an external program's request size
   // (its IDs come in batches), 1 for a built-in variant (fault_check.hpp).
   std::uint64_t ids_per_request = 1;

@@ -227,8 +227,11 @@ std::string to_text(const RunResult& r) {
   if (!fc.faults.empty()) {
     std::size_t applied = 0;
     for (const auto& f : fc.faults) applied += f.outcome == FaultOutcome::applied ? 1 : 0;
+    const char* gap = r.verdict.fault_applied             ? ""
+                      : fc.any(FaultOutcome::not_applied) ? " — FAULT NOT APPLIED"
+                                                          : " — NOT VERIFIED";
     out += fmt::format("  fault check ({}): {} of {} clock faults applied{}\n", fc.method, applied,
-                       fc.faults.size(), r.verdict.fault_applied ? "" : " — FAULT NOT APPLIED");
+                       fc.faults.size(), gap);
   }
   out += fmt::format("  promise: {}\n", r.verdict.promise.text());
   return out;

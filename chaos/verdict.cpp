@@ -158,6 +158,8 @@ Verdict judge(const Analysis& a, const VerdictSetup& setup) {
   v.caught = a.duplicates > 0;
   if (!v.promise_kept) {
     v.summary = v.findings.empty() ? "BROKEN" : v.findings.front();
+  } else if (!a.fault_check.unverifiable.empty()) {
+    v.summary = "not verified: " + a.fault_check.unverifiable;
   } else if (!v.fault_applied) {
     v.summary = unfaulted.front();
   } else if (!v.evidence) {
