@@ -105,7 +105,11 @@ struct Promise {
   bool within_process = false;  // the policy promises uniqueness
   bool across_restart = false;  // ... and a persisted high-water mark carries it over restarts
   bool across_nodes = false;    // distinct node ids (or random bits) keep nodes apart
+  // A program's instances of one node (one per thread, each its own node id) are kept apart as
+  // nodes are: by a node id or random bits in its IDs.
+  bool across_instances = false;
   bool no_wrap = true;          // never an ID from a wrapped timestamp
+  bool program = false;         // an external program's promise (the words of text())
   std::string text() const;
 };
 
@@ -165,6 +169,9 @@ struct Analysis {
   std::size_t duplicates_within_process = 0;
   std::size_t duplicates_across_restart = 0;
   std::size_t duplicates_across_nodes = 0;
+  // An external program: two of its instances in one node process (threads, each its own node
+  // id). For a built-in variant, whose threads share the process's generator, always 0.
+  std::size_t duplicates_across_instances = 0;
   std::vector<DuplicateExample> duplicate_examples;
   std::size_t order_violations = 0;
   std::vector<StreamFigures> streams;

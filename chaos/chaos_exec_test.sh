@@ -49,6 +49,14 @@ run 0 --exec "$libc" --id-time layout --layout twitter --scenario ntp-step-back 
 head -1 "$tmp/out" | grep -q ": kept: 0 duplicates" || fail "libc: $(head -1 "$tmp/out")"
 grep -q "6 of 6 clock faults applied" "$tmp/out" || fail "libc: $(grep 'fault check' "$tmp/out")"
 
+# Each node thread runs its own instance with its own node id: two instances that ignore it
+# repeat each other's IDs, which is a repeat across instances, never within one.
+run 1 --exec "$libc 0" --id-time layout --layout twitter --scenario ntp-step-back --nodes 1 \
+  --threads 2 "${quick[@]}"
+head -1 "$tmp/out" | grep -qE ": BROKEN: [0-9]+ duplicates? across program instances with distinct node ids$" ||
+  fail "one node id for two instances: $(head -1 "$tmp/out")"
+grep -q "within one program instance" "$tmp/out" && fail "two instances called one: $(cat "$tmp/out")"
+
 # kill -9 of node 0 (restart-during-regression): its programs die with it. The copy has a
 # name no other process has, so pgrep -f finds exactly its instances.
 prog="$tmp/idbench-exec-test-$$"

@@ -275,6 +275,7 @@ class Run {
             .persist = cfg_.exec || !cfg_.persist_dir.empty(),
             .program = cfg_.exec.has_value(),
             .nodes = cfg_.nodes,
+            .threads = cfg_.threads,
             .steps_back = scenario_.steps_back,
             .restarts = scenario_.restarts,
             .same_node_id = scenario_.same_node_id,

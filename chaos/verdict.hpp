@@ -40,6 +40,7 @@ struct VerdictSetup {
   bool persist = false;  // a persisted high-water mark
   bool program = false;  // an external program (its own state carries it over restarts)
   int nodes = 1;
+  unsigned threads = 1;     // per node: a program runs one instance per thread
   bool steps_back = false;  // the scenario's flags (scenario.hpp)
   bool restarts = false;
   bool same_node_id = false;
