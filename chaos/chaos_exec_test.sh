@@ -57,6 +57,20 @@ head -1 "$tmp/out" | grep -qE ": BROKEN: [0-9]+ duplicates? across program insta
   fail "one node id for two instances: $(head -1 "$tmp/out")"
 grep -q "within one program instance" "$tmp/out" && fail "two instances called one: $(cat "$tmp/out")"
 
+# A program that stops answering (its --timeout-ms longer than the run), or prints a line with
+# no end: the program's fault, one line naming it and what it did, exit 2 (not "no evidence").
+printf '#!/bin/sh\ni=0; k=0\nwhile read n; do\n  k=$((k+1)); [ $k -gt 4 ] && exec sleep 60\n  j=0; while [ $j -lt $n ]; do i=$((i+1)); echo $i; j=$((j+1)); done\ndone\n' >"$tmp/stops"
+printf '#!/bin/sh\nread n; echo 1; read n\nhead -c 3000000 /dev/zero | tr "\\0" 7; exec sleep 60\n' >"$tmp/endless"
+chmod +x "$tmp/stops" "$tmp/endless"
+run 2 --exec "$tmp/stops" --scenario ntp-step-back --timeout-ms 4000 --nodes 1 --threads 1 "${quick[@]}"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "stops: not one line: $(cat "$tmp/err")"
+grep -qE "^idbench: program '$tmp/stops' \(pid [0-9]+\): stopped answering after 301 IDs: no answer within 4000 ms \(--timeout-ms\)" "$tmp/err" ||
+  fail "stops: $(cat "$tmp/err")"
+run 2 --exec "$tmp/endless" --scenario ntp-step-back --timeout-ms 30000 --nodes 1 --threads 1 "${quick[@]}"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "endless: not one line: $(head -c 300 "$tmp/err")"
+grep -qE "^idbench: program '$tmp/endless' \(pid [0-9]+\): printed a line over 1 MiB \(line 2 of its output\)" "$tmp/err" ||
+  fail "endless: $(head -c 300 "$tmp/err")"
+
 # kill -9 of node 0 (restart-during-regression): its programs die with it. The copy has a
 # name no other process has, so pgrep -f finds exactly its instances.
 prog="$tmp/idbench-exec-test-$$"

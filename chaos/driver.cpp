@@ -579,11 +579,14 @@ class Run {
       }
       if (n.down_since >= 0) n.facts.down.push_back({n.down_since, stop_true_});
       if (!n.proc || !n.proc->running()) continue;
-      const auto status = n.proc->wait_until(stop_mono_ + kStopTimeoutNs);
+      // A node waits out a program request still open at the stop (its --timeout-ms).
+      const std::int64_t allowed =
+          kStopTimeoutNs + (cfg_.exec ? cfg_.exec->timeout_ms * 1'000'000 : 0);
+      const auto status = n.proc->wait_until(stop_mono_ + allowed);
       if (!status) {
         n.proc->kill_and_reap();
-        throw Error(fmt::format("node {} did not stop within {} s of the end of the run", n.index,
-                                kStopTimeoutNs / 1'000'000'000));
+        throw Error(fmt::format("node {} did not stop within {:.1f} s of the end of the run",
+                                n.index, static_cast<double>(allowed) / 1e9));
       }
       if (*status != 0) node_failed(n, "failed");
     }

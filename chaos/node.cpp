@@ -192,8 +192,11 @@ class Node {
     while (!sleep_until_mono(stop_)) {
     }
     // Give a thread still inside next() a moment; one that stays (a long `wait`) is reported
-    // as stuck and left behind: the process exits without it.
-    const std::int64_t give_up = stop_ + kStopGraceNs;
+    // as stuck and left behind: the process exits without it. A program's call is a request
+    // its timeout ends: wait for that, so a program that stopped answering ends the node with
+    // its error (program_failed) instead of passing as a stall.
+    const std::int64_t give_up =
+        stop_ + kStopGraceNs + (cfg_.exec ? cfg_.exec->timeout_ms * 1'000'000 : 0);
     bool all_done = false;
     while (!all_done && mono_ns() < give_up) {
       all_done = true;

@@ -58,6 +58,20 @@ expect_text "line 7 of its output is not an ID: 'x y'" "the error names the line
 check [ "$(cat "$tmp/kept" | tr '\n' ' ')" = "1 2 3 4 5 " ] "the IDs gathered before are kept"
 expect 0 "the kept file is a valid ID file" "$idbench" check "$tmp/kept"
 
+# A program that stops answering, or prints a line with no end: the program's fault, named.
+program stops 'read n; echo 1; echo 2; read n; echo 3; exec sleep 60'
+expect 2 "a program that stops answering" \
+  "$idbench" generate --exec "$tmp/stops" --batch 2 --count 10 --timeout-ms 500 --out "$tmp/none"
+check [ "$(grep -c "^idbench:" "$tmp/err")" -eq 1 ] "stops answering: one error line"
+expect_text "program '$tmp/stops' (pid [0-9]*): stopped answering after 3 IDs: no answer within 500 ms (--timeout-ms)" \
+  "stops answering: named with the IDs it gave and the timeout"
+program endless 'read n; head -c 3000000 /dev/zero | tr "\0" 7; exec sleep 60'
+expect 2 "a line over 1 MiB" \
+  "$idbench" generate --exec "$tmp/endless" --count 1 --timeout-ms 30000 --out "$tmp/none"
+check [ "$(grep -c "^idbench:" "$tmp/err")" -eq 1 ] "a line over 1 MiB: one error line"
+expect_text "program '$tmp/endless' (pid [0-9]*): printed a line over 1 MiB (line 1 of its output)" \
+  "a line over 1 MiB: named as such"
+
 expect 2 "a program that is not there" \
   "$idbench" generate --exec "idbench-no-such-program --x" --count 1 --out "$tmp/none"
 expect_text "'idbench-no-such-program' not found" "not found, named"
