@@ -317,7 +317,12 @@ void add_generate_command(CLI::App& app) {
   cmd->add_option("--format", args->format, "text: one ID a line; binary: LE u64 / 16-byte UUID")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "binary"}));
-  cmd->callback([args] { run_generate(*args); });
+  cmd->callback([args, cmd] {
+    std::vector<NotForExec> not_for_exec = {{"--policy", "the program keeps its own clock policy"}};
+    for (NotForExec& o : layout_for_exec(args->exec)) not_for_exec.push_back(std::move(o));
+    refuse_for_exec(*cmd, not_for_exec);
+    run_generate(*args);
+  });
 }
 
 }  // namespace idbench::cli

@@ -87,6 +87,34 @@ expect_text "unbalanced" "the quote is named"
 expect 0 "generate --help" "$idbench" generate --help
 expect_text "it is kept" "--help says the output is kept after a program failure"
 
+# An option that cannot apply to a program is refused by name (one line, exit 2), never ignored.
+not_for_exec() {  # not_for_exec COMMAND-ARGS... -- OPTION-ARGS...
+  local cmd=() opt=()
+  while [ "$1" != -- ]; do cmd+=("$1"); shift; done
+  shift
+  opt=("$@")
+  expect 2 "${cmd[0]} --exec ${opt[*]}" "$idbench" "${cmd[@]}" "${opt[@]}"
+  check [ "$(wc -l <"$tmp/err")" -eq 1 ] "${cmd[0]} --exec ${opt[0]}: one line"
+  expect_text "^idbench: ${opt[0]} does not apply to --exec: " "${cmd[0]} --exec ${opt[0]}: named"
+}
+chaos=(chaos --exec "$tmp/counter" --scenario ntp-step-back --time-scale 0.1 --quiet)
+for o in "--policy wait" "--persist $tmp/marks" "--reserve-ms 10" "--layout sonyflake" "--matrix" \
+  "--out $tmp/m.json" "--quick" "--scenarios ntp-step-back" "--variants mutex" "--policies refuse"; do
+  read -ra words <<<"$o"
+  not_for_exec "${chaos[@]}" -- "${words[@]}"
+done
+generate=(generate --exec "$tmp/counter" --count 10 --out "$tmp/g")
+not_for_exec "${generate[@]}" -- --policy wait
+not_for_exec "${generate[@]}" -- --layout sonyflake
+expect 0 "generate --exec --id-time layout --layout" "$idbench" "${generate[@]}" --id-time layout \
+  --layout sonyflake
+real=(real --exec "$tmp/counter" --seconds 0.05 --warmup 0 --locality-rows 0 --clients 1
+  --requests 1 --out "$tmp/r.json" --quiet)
+for o in "--flush 2" "--binlog" "--batch 10" "--id-time uuid" "--ordering k_sorted"; do
+  read -ra words <<<"$o"
+  not_for_exec "${real[@]}" -- "${words[@]}"
+done
+
 expect 0 "locality --exec" "$idbench" locality --exec "$tmp/counter" --rows 3000 --writers 2 --json
 expect_text "\"$tmp/counter\"\\|'$tmp/counter'" "the run is labelled with the command"
 expect 2 "locality --exec with a bad line" "$idbench" locality --exec "$tmp/bad" --batch 5 --rows 20
