@@ -46,6 +46,16 @@ check [ "$(wc -l <"$tmp/dec")" -eq 1000 ] "1000 IDs written"
 check grep -qx 3000001 "$tmp/dec" "thread 0's program has node 3"
 check grep -qx 4000001 "$tmp/dec" "thread 1's program has node 4"
 
+# Instance k has node id --node + k, and its IDs land in thread-k.txt: every run the same.
+for run in 1 2 3 4 5; do
+  rm -rf "$tmp/threads"
+  mkdir "$tmp/threads"
+  "$idbench" generate --exec "$tmp/counter" --batch 10 --threads 3 --node 5 --count 30 \
+    --out-dir "$tmp/threads" 2>/dev/null
+  got="$(head -qn1 "$tmp/threads"/thread-{0,1,2}.txt | tr '\n' ' ')"
+  check [ "$got" = "5000001 6000001 7000001 " ] "run $run: thread-k.txt holds node 5+k's IDs (got $got)"
+done
+
 expect 0 "generate --exec a UUID program" \
   "$idbench" generate --exec "sh '$tmp/uuids'" --id-time uuid --count 300 --out "$tmp/uuid"
 expect 0 "its UUIDs pass check" "$idbench" check "$tmp/uuid"
