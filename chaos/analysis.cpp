@@ -179,6 +179,8 @@ void duplicates_pass(const RunFacts& f, const std::vector<IdStream>& streams,
       ++classified;
       if (all[d].node != first.node) {
         ++a.duplicates_across_nodes;
+      } else if (f.program && all[d].thread != first.thread) {
+        ++a.duplicates_across_instances;  // another instance, another node id
       } else if (all[d].incarnation != first.incarnation) {
         ++a.duplicates_across_restart;
       } else {
@@ -256,8 +258,14 @@ void timeline_pass(const RunFacts& f, const std::vector<TimedId>& all, std::size
 
 std::string Promise::text() const {
   std::vector<std::string> parts;
-  if (within_process) parts.emplace_back("unique within each process");
-  if (across_restart) parts.emplace_back("across restarts (persisted high-water mark)");
+  if (within_process) {
+    parts.emplace_back(program ? "unique within each instance" : "unique within each process");
+  }
+  if (across_restart) {
+    parts.emplace_back(program ? "across its restarts"
+                               : "across restarts (persisted high-water mark)");
+  }
+  if (across_instances) parts.emplace_back("across instances");
   if (across_nodes) parts.emplace_back("across nodes");
   if (no_wrap) parts.emplace_back("never wraps its timestamp");
   if (parts.empty()) return "nothing";

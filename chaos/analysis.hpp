@@ -90,6 +90,9 @@ struct RunFacts {
   IdWidth width = IdWidth::bits64;
   IdTime id_time = IdTime::none;  // how an ID carries its time (the variant's description)
   std::optional<Layout> layout;   // decodes IdTime::layout IDs; nullopt for the others
+  // An external program (--exec): its clock is its own, so only its IDs are evidence that a
+  // fault reached it, never the node's probe (fault_check.hpp).
+  bool program = false;
   // IDs a generator may hand out from one clock reading: an external program's request size
   // (its IDs come in batches), 1 for a built-in variant (fault_check.hpp).
   std::uint64_t ids_per_request = 1;
@@ -102,7 +105,11 @@ struct Promise {
   bool within_process = false;  // the policy promises uniqueness
   bool across_restart = false;  // ... and a persisted high-water mark carries it over restarts
   bool across_nodes = false;    // distinct node ids (or random bits) keep nodes apart
+  // A program's instances of one node (one per thread, each its own node id) are kept apart as
+  // nodes are: by a node id or random bits in its IDs.
+  bool across_instances = false;
   bool no_wrap = true;          // never an ID from a wrapped timestamp
+  bool program = false;         // an external program's promise (the words of text())
   std::string text() const;
 };
 
@@ -162,6 +169,9 @@ struct Analysis {
   std::size_t duplicates_within_process = 0;
   std::size_t duplicates_across_restart = 0;
   std::size_t duplicates_across_nodes = 0;
+  // An external program: two of its instances in one node process (threads, each its own node
+  // id). For a built-in variant, whose threads share the process's generator, always 0.
+  std::size_t duplicates_across_instances = 0;
   std::vector<DuplicateExample> duplicate_examples;
   std::size_t order_violations = 0;
   std::vector<StreamFigures> streams;

@@ -122,6 +122,24 @@ TEST_F(AnalyseTest, ClassifiesDuplicatesByWhereTheirCopiesCameFrom) {
   EXPECT_EQ(a.timeline.duplicates.size(), 2u);
 }
 
+// An external program runs one instance per node thread, each with its own node id: a copy in
+// another thread of the same node is another instance's, never "within one process". For a
+// built-in variant the threads share one generator: the same copies are within the process.
+TEST_F(AnalyseTest, AProgramsThreadsAreInstancesOfTheirOwn) {
+  facts_.nodes = {{0, {{2, kStart, kStart + 1000 * kMs, false}}, {}, {}}};
+  write(0, 0, 0, {id_at(10, 0, 0, emb(10)), id_at(20, 0, 1, emb(10)), id_at(21, 0, 1, emb(10))});
+  write(0, 0, 1, {id_at(11, 0, 0, emb(10)), id_at(30, 0, 5, emb(30))});
+  for (const bool program : {true, false}) {
+    facts_.program = program;
+    const Analysis a = analyse(facts_, 10);
+    EXPECT_EQ(a.duplicates, 2u);
+    EXPECT_EQ(a.duplicates_within_process, program ? 1u : 2u);  // thread 0 repeats itself
+    EXPECT_EQ(a.duplicates_across_instances, program ? 1u : 0u);
+    EXPECT_EQ(a.duplicates_across_nodes, 0u);
+    EXPECT_TRUE(a.self_check_ok);
+  }
+}
+
 TEST_F(AnalyseTest, RefusedStretchesAndStallsMakeAvailabilityPausesDoNot) {
   facts_.nodes = {{0,
                    {{1, kStart, kStart + 1000 * kMs, false}},
@@ -247,6 +265,30 @@ TEST(Judge, ACollisionIsCaughtButDistinctNodesMustNeverCollide) {
   EXPECT_TRUE(
       judge(with_duplicates(0, 0, 9), setup("refuse", {.same_node_id = true})).promise_kept);
   EXPECT_FALSE(judge(with_duplicates(0, 0, 9), setup("refuse", {})).promise_kept);
+}
+
+// A program promises unique IDs within each instance and across its restarts; across its
+// instances (distinct node ids) only when its IDs are described as carrying a node id or
+// random bits. Either way a repeat between two instances is never "within one instance".
+TEST(Judge, AProgramsDuplicatesAcrossItsInstancesAreNotWithinOne) {
+  Analysis a = with_duplicates(0, 0, 0);
+  a.duplicates_across_instances = 9;
+  a.duplicates = 9;
+  VerdictSetup s = setup("refuse", {.steps_back = true, .node_field = false}, true);
+  s.program = true;
+  s.nodes = 1;
+  s.threads = 2;
+  Verdict v = judge(a, s);
+  EXPECT_TRUE(v.passed());
+  EXPECT_TRUE(v.caught);
+  EXPECT_EQ(v.summary.find("within"), std::string::npos) << v.summary;
+  EXPECT_NE(v.summary.find("instances"), std::string::npos) << v.summary;
+  s.node_field = true;
+  v = judge(a, s);
+  EXPECT_FALSE(v.promise_kept);
+  EXPECT_EQ(v.summary, "BROKEN: 9 duplicates across program instances with distinct node ids");
+  a = with_duplicates(4, 0, 0);
+  EXPECT_EQ(judge(a, s).summary, "BROKEN: 4 duplicates within one program instance");
 }
 
 TEST(Judge, ASharedNodeIdDoesNotMatterToRandomBits) {

@@ -22,10 +22,54 @@ run 1 --exec "$raw" --id-time layout --layout twitter --scenario ntp-step-back "
 head -1 "$tmp/out" | grep -q ": fault not applied: node [01] at +0\.1[0-9] s" || fail "raw: $(head -1 "$tmp/out")"
 grep -q "kept" "$tmp/out" && fail "raw: a run whose fault was not applied says kept"
 
+# Whatever --id-time says, the raw-clock program is never "kept". Its 64-bit IDs under a
+# 128-bit --id-time are refused as generate refuses them (the same line, exit 2); under none
+# nothing in its IDs can show a fault (a probe of its environment is not the program).
+norm() { sed -E "s/ \(pid [0-9]+\)//; s/'[0-9]+'/'ID'/" "$1"; }
+for t in uuid uuidv7 ulid ksuid none; do
+  want=2
+  [ "$t" = none ] && want=1
+  run $want --exec "$raw" --id-time $t --scenario ntp-step-back "${quick[@]}"
+  grep -q "kept" "$tmp/out" && fail "raw --id-time $t: kept"
+  if [ "$t" = none ]; then
+    head -1 "$tmp/out" | grep -q ": not verified: the IDs carry no time$" ||
+      fail "raw --id-time none: $(head -1 "$tmp/out")"
+    continue
+  fi
+  [ "$(wc -l <"$tmp/err")" = 1 ] || fail "raw --id-time $t: not one line: $(cat "$tmp/err")"
+  got=0
+  "$bin" generate --exec "$raw" --id-time $t --count 1 >/dev/null 2>"$tmp/gen.err" || got=$?
+  [ "$got" = 2 ] || fail "generate --id-time $t exited $got"
+  [ "$(norm "$tmp/err")" = "$(norm "$tmp/gen.err")" ] ||
+    fail "raw --id-time $t: chaos said '$(cat "$tmp/err")', generate '$(cat "$tmp/gen.err")'"
+done
+
 # Its libc twin follows the faked clock: every fault applied, and it keeps its promise.
 run 0 --exec "$libc" --id-time layout --layout twitter --scenario ntp-step-back "${quick[@]}"
 head -1 "$tmp/out" | grep -q ": kept: 0 duplicates" || fail "libc: $(head -1 "$tmp/out")"
 grep -q "6 of 6 clock faults applied" "$tmp/out" || fail "libc: $(grep 'fault check' "$tmp/out")"
+
+# Each node thread runs its own instance with its own node id: two instances that ignore it
+# repeat each other's IDs, which is a repeat across instances, never within one.
+run 1 --exec "$libc 0" --id-time layout --layout twitter --scenario ntp-step-back --nodes 1 \
+  --threads 2 "${quick[@]}"
+head -1 "$tmp/out" | grep -qE ": BROKEN: [0-9]+ duplicates? across program instances with distinct node ids$" ||
+  fail "one node id for two instances: $(head -1 "$tmp/out")"
+grep -q "within one program instance" "$tmp/out" && fail "two instances called one: $(cat "$tmp/out")"
+
+# A program that stops answering (its --timeout-ms longer than the run), or prints a line with
+# no end: the program's fault, one line naming it and what it did, exit 2 (not "no evidence").
+printf '#!/bin/sh\ni=0; k=0\nwhile read n; do\n  k=$((k+1)); [ $k -gt 4 ] && exec sleep 60\n  j=0; while [ $j -lt $n ]; do i=$((i+1)); echo $i; j=$((j+1)); done\ndone\n' >"$tmp/stops"
+printf '#!/bin/sh\nread n; echo 1; read n\nhead -c 3000000 /dev/zero | tr "\\0" 7; exec sleep 60\n' >"$tmp/endless"
+chmod +x "$tmp/stops" "$tmp/endless"
+run 2 --exec "$tmp/stops" --scenario ntp-step-back --timeout-ms 4000 --nodes 1 --threads 1 "${quick[@]}"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "stops: not one line: $(cat "$tmp/err")"
+grep -qE "^idbench: program '$tmp/stops' \(pid [0-9]+\): stopped answering after 301 IDs: no answer within 4000 ms \(--timeout-ms\)" "$tmp/err" ||
+  fail "stops: $(cat "$tmp/err")"
+run 2 --exec "$tmp/endless" --scenario ntp-step-back --timeout-ms 30000 --nodes 1 --threads 1 "${quick[@]}"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "endless: not one line: $(head -c 300 "$tmp/err")"
+grep -qE "^idbench: program '$tmp/endless' \(pid [0-9]+\): printed a line over 1 MiB \(line 2 of its output\)" "$tmp/err" ||
+  fail "endless: $(head -c 300 "$tmp/err")"
 
 # kill -9 of node 0 (restart-during-regression): its programs die with it. The copy has a
 # name no other process has, so pgrep -f finds exactly its instances.

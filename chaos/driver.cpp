@@ -42,6 +42,9 @@ constexpr std::int64_t kExecWarmUpNs = 2'000'000'000;
 // A node stops by itself at the stop time, waits up to 200 ms for a thread blocked in next(),
 // then writes its last records. Beyond this it is stuck.
 constexpr std::int64_t kStopTimeoutNs = 5'000'000'000;
+// While the driver waits for the next event, how often it looks for a node that ended early
+// (a program that failed ends its node at once: its error is reported then, not at the end).
+constexpr std::int64_t kWatchNs = 20'000'000;
 // Writing a timestamp file (write + rename) takes tens of µs; a rate change allows this long
 // for it to land (see ClockModel::change_rate): a forward jump of at most |Δrate| × 5 ms. A
 // driver descheduled for longer than that is reported in the event log.
@@ -173,7 +176,7 @@ class Run {
     for (auto& n : nodes_) n.proc->send_line(fmt::format("go {} {}", start_mono_, stop_mono_));
 
     play_events();
-    while (!sleep_until_mono(stop_mono_)) throw_if_interrupted();
+    wait_watching(stop_mono_);
     collect_nodes();
 
     RunFacts facts = run_facts();
@@ -230,10 +233,32 @@ class Run {
   void await_armed(LiveNode& n) {
     const auto line = n.proc->read_line(mono_ns() + kReadyTimeoutNs);
     if (line.value_or("") == "armed") return;
+    node_failed(n, "could not arm");
+  }
+
+  // A node that ended or did not answer: its program's fault when that is what ended it (one
+  // line, exit 2, as `generate` reports it), else the node's status and its last words.
+  [[noreturn]] void node_failed(LiveNode& n, std::string_view what) {
     const auto status = n.proc->wait_until(mono_ns() + 1'000'000'000);
-    throw Error(fmt::format("node {} could not arm ({}): {}", n.index,
+    std::string program = read_text_file(fmt::format(
+        "{}/{}", dir_, program_error_file_name(n.index, n.incarnation)));
+    while (!program.empty() && program.back() == '\n') program.pop_back();
+    if (!program.empty()) throw external::ProgramError(program);
+    throw Error(fmt::format("node {} (incarnation {}) {} ({}): {}", n.index, n.incarnation, what,
                             status ? fmt::format("exit status {}", *status) : "no answer",
                             last_lines(read_text_file(stderr_path(n)))));
+  }
+
+  // Sleeps until `deadline`, failing at once when a node ended before its time.
+  void wait_watching(std::int64_t deadline) {
+    for (std::int64_t now = mono_ns(); now < deadline; now = mono_ns()) {
+      throw_if_interrupted();
+      for (auto& n : nodes_) {
+        if (n.proc && n.proc->running() && n.proc->try_wait()) node_failed(n, "ended early");
+      }
+      sleep_until_mono(std::min(deadline, now + kWatchNs));
+    }
+    throw_if_interrupted();
   }
 
   // A stored mark must be readable and whole before any node starts from it: one clear line
@@ -250,6 +275,7 @@ class Run {
             .persist = cfg_.exec || !cfg_.persist_dir.empty(),
             .program = cfg_.exec.has_value(),
             .nodes = cfg_.nodes,
+            .threads = cfg_.threads,
             .steps_back = scenario_.steps_back,
             .restarts = scenario_.restarts,
             .same_node_id = scenario_.same_node_id,
@@ -338,15 +364,14 @@ class Run {
   std::vector<std::string> generator_args() const {
     if (!cfg_.exec) return {"--variant", cfg_.variant};
     const external::ExecSpec& e = *cfg_.exec;
-    std::vector<std::string> args = {"--exec",     e.command,
-                                     "--id-time",  std::string(name_of(e.id_time)),
-                                     "--ordering", std::string(name_of(e.ordering)),
-                                     "--batch",    std::to_string(e.batch),
-                                     "--timeout-ms", std::to_string(e.timeout_ms)};
-    if (e.width) {
-      args.insert(args.end(), {"--id-bits", *e.width == IdWidth::bits128 ? "128" : "64"});
-    }
-    return args;
+    // The width the description implies (exec_variant), so that a program printing the other
+    // one is refused at its first ID, as `generate` refuses it.
+    return {"--exec",       e.command,
+            "--id-time",    std::string(name_of(e.id_time)),
+            "--id-bits",    variant_.width == IdWidth::bits128 ? "128" : "64",
+            "--ordering",   std::string(name_of(e.ordering)),
+            "--batch",      std::to_string(e.batch),
+            "--timeout-ms", std::to_string(e.timeout_ms)};
   }
 
   std::int64_t skew_ns(int k) const {
@@ -394,9 +419,10 @@ class Run {
     }
     const std::vector<std::string> what = generator_args();
     argv.insert(argv.end(), what.begin(), what.end());
-    // IDs without a time cannot show a fault: the node probes its own faked clock instead. A
-    // program's UUIDs may be of a version without time (v4): it always probes.
-    if (variant_.id_time == IdTime::none || cfg_.exec) argv.emplace_back("--probe");
+    // A built-in variant's IDs without a time cannot show a fault: the node probes its own
+    // faked clock instead, which is the variant's clock. A program's clock is its own: only its
+    // IDs speak for it (fault_check.hpp).
+    if (variant_.id_time == IdTime::none && !cfg_.exec) argv.emplace_back("--probe");
     const std::string err = stderr_path(n);
     n.proc =
         std::make_unique<ChildProcess>(argv, node_environment(n.timestamp_file, libfaketime_), err);
@@ -405,12 +431,7 @@ class Run {
     std::string word;
     std::int64_t t = 0;
     std::int64_t f = 0;
-    if (!(in >> word >> t >> f) || word != "ready") {
-      const auto status = n.proc->wait_until(mono_ns() + 1'000'000'000);
-      throw Error(fmt::format("node {} did not start ({}): {}", n.index,
-                              status ? fmt::format("exit status {}", *status) : "no answer",
-                              last_lines(read_text_file(err))));
-    }
+    if (!(in >> word >> t >> f) || word != "ready") node_failed(n, "did not start");
     n.lib_start_true_ns = lib_start_from_calibration(t, f);
     // Until the run's settings are written, the node (and an external program it started,
     // which may read the clock before its first request) reads the true time, or, restarted,
@@ -470,8 +491,7 @@ class Run {
     std::stable_sort(timeline.begin(), timeline.end(),
                      [](const Event& a, const Event& b) { return a.at_ms < b.at_ms; });
     for (const Event& e : timeline) {
-      while (!sleep_until_mono(start_mono_ + e.at_ms * 1'000'000)) throw_if_interrupted();
-      throw_if_interrupted();
+      wait_watching(start_mono_ + e.at_ms * 1'000'000);
       const std::int64_t now = true_ns();
       for (auto& n : nodes_) {
         if (e.node != kAllNodes && e.node != n.index) continue;
@@ -559,17 +579,16 @@ class Run {
       }
       if (n.down_since >= 0) n.facts.down.push_back({n.down_since, stop_true_});
       if (!n.proc || !n.proc->running()) continue;
-      const auto status = n.proc->wait_until(stop_mono_ + kStopTimeoutNs);
+      // A node waits out a program request still open at the stop (its --timeout-ms).
+      const std::int64_t allowed =
+          kStopTimeoutNs + (cfg_.exec ? cfg_.exec->timeout_ms * 1'000'000 : 0);
+      const auto status = n.proc->wait_until(stop_mono_ + allowed);
       if (!status) {
         n.proc->kill_and_reap();
-        throw Error(fmt::format("node {} did not stop within {} s of the end of the run", n.index,
-                                kStopTimeoutNs / 1'000'000'000));
+        throw Error(fmt::format("node {} did not stop within {:.1f} s of the end of the run",
+                                n.index, static_cast<double>(allowed) / 1e9));
       }
-      if (*status != 0) {
-        throw Error(fmt::format("node {} (incarnation {}) failed with exit status {}: {}", n.index,
-                                n.incarnation, *status,
-                                last_lines(read_text_file(stderr_path(n)))));
-      }
+      if (*status != 0) node_failed(n, "failed");
     }
   }
 
@@ -583,6 +602,7 @@ class Run {
     f.events = events_;
     const Variant* v = &variant_;
     f.width = v->width;
+    f.program = cfg_.exec.has_value();
     f.ids_per_request = cfg_.exec ? cfg_.exec->batch : 1;
     f.id_time = v->id_time;
     if (v->id_time == IdTime::layout) f.layout = Layout::parse(cfg_.layout, true_ms_now());

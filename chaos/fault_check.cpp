@@ -306,7 +306,8 @@ bool FaultCheck::any(FaultOutcome o) const {
 
 FaultCheck check_faults(const RunFacts& facts, const RunRecords& records) {
   FaultCheck out;
-  // IDs that carry no time (IdTime::none, or UUIDs of a version without one): the probe.
+  // IDs that carry no time (IdTime::none, or UUIDs of a version without one): the probe, for
+  // a built-in variant; nothing, for a program.
   bool probe = facts.id_time == IdTime::none;
   if (!probe) {
     bool timed = false;
@@ -315,21 +316,30 @@ FaultCheck check_faults(const RunFacts& facts, const RunRecords& records) {
     }
     probe = !timed;
   }
-  out.method = probe ? kProbeMethod : kIdTimesMethod;
+  if (probe && facts.program) out.unverifiable = kNoTime;
+  out.method = !out.unverifiable.empty() ? kNoTimeMethod : probe ? kProbeMethod : kIdTimesMethod;
   const std::size_t batch = probe ? 1 : std::max<std::size_t>(1, facts.ids_per_request);
+  const std::int64_t resolution =
+      probe ? 1 : std::max<std::int64_t>(1, facts.id_time_resolution_ms);
   for (std::size_t k = 0; k < facts.nodes.size(); ++k) {
-    const std::vector<ClockFault> faults = faults_of(facts, static_cast<int>(k));
-    if (faults.empty()) continue;
-    const std::vector<Stream> streams = streams_of(facts, records, k, probe);
-    const std::int64_t resolution =
-        probe ? 1 : std::max<std::int64_t>(1, facts.id_time_resolution_ms);
-    // The probe, for a fault finer than the IDs' time (a KSUID's seconds), when there is one.
-    const std::vector<Stream> probed = probe ? streams : streams_of(facts, records, k, true);
-    const bool has_probe = !probed.empty() && !probed.front().empty();
-    for (const ClockFault& f : faults) {
+    const std::vector<Stream> streams =
+        out.unverifiable.empty() ? streams_of(facts, records, k, probe) : std::vector<Stream>{};
+    std::vector<FaultVerification> node;
+    bool shown = false;
+    for (const ClockFault& f : faults_of(facts, static_cast<int>(k))) {
       FaultVerification v = verify(f, streams, batch, resolution, probe);
-      if (v.outcome == FaultOutcome::below_resolution && has_probe) {
-        v = verify(f, probed, 1, 1, true);
+      if (!out.unverifiable.empty()) {
+        v.outcome = FaultOutcome::unverified;
+        v.how = out.unverifiable;
+      }
+      shown = shown || v.outcome == FaultOutcome::applied;
+      node.push_back(std::move(v));
+    }
+    for (FaultVerification& v : node) {
+      // A program's clock is shown to be the faked one only by a fault its IDs resolved.
+      if (facts.program && !shown && v.outcome == FaultOutcome::below_resolution) {
+        v.outcome = FaultOutcome::unverified;
+        v.how = "below the resolution of the IDs' time, and no larger fault on this node showed";
       }
       out.faults.push_back(std::move(v));
     }

@@ -22,11 +22,13 @@
 // one tens of ms after the logged event, and the windows below start at the node's own write.
 //
 // Evidence, per stream (a node thread across its incarnations; each of its calls a Record):
-//   d(ID) = time embedded in the ID − true time at which next() returned, in ms. Where IDs
-//   carry no time (id_time none) the stream is instead the node's probe: every ms the node
-//   reads its own faked clock through libc (node.hpp) and d = faked − true. That proves the
-//   fault reached the process environment the program runs in, not the program, and the
-//   report says so (FaultCheck::method).
+//   d(ID) = time embedded in the ID − true time at which next() returned, in ms. Where a
+//   built-in variant's IDs carry no time (id_time none) the stream is instead the node's probe:
+//   every ms the node reads its own faked clock through libc (node.hpp) and d = faked − true.
+//   The variant reads that same clock, and the report says the probe was the evidence
+//   (FaultCheck::method). An external program (RunFacts::program) reads a clock of its own:
+//   the probe would prove only that the fault reached its environment, so it is never used;
+//   when no ID of the run carries a time, every fault is unverified ("the IDs carry no time").
 //
 //   A generator may hand out IDs from a batch fetched earlier (an external program answers
 //   B = ids_per_request IDs per request): such an ID carries an older time, so its d is lower.
@@ -59,15 +61,15 @@
 // Coarse embedded times (resolution R = RunFacts::id_time_resolution_ms: a KSUID's 1 s, a
 // layout's unit): every window also spans at least R of true time, so that its maximum meets an
 // ID issued just after the embedded time ticked, and a fault below 2R is below resolution.
-// UUIDs described as carrying time whose version carries none (v4 under --id-time uuid): when
-// no ID of the run carries a time, the probe is the evidence (an external program's node always
-// writes one).
+// UUIDs described as carrying time whose version carries none (v4 under --id-time uuid) are
+// IDs without time.
 //
 // Per node and fault: applied when some stream showed it and at least as many showed it as
 // did not; not applied when more streams did not; unverified when no stream could tell.
 // A fault whose |E| is below max(kMinVerifiableMs, 2R) (a slew at a tiny --time-scale, a 1 s
-// step in KSUID seconds) cannot be resolved from the IDs: it is judged by the node's probe
-// when it wrote one (every --exec node does), else below_resolution, reported, not judged.
+// step in KSUID seconds) cannot be resolved from the IDs: below_resolution, reported, not
+// judged. For a program that is so only when a larger fault on the same node was applied (its
+// clock is then shown to be the faked one); otherwise it is unverified.
 //
 // verdict.hpp: any not_applied is "fault not applied" and the run fails; any unverified is
 // "fault not verified" and fails too; neither is ever "kept".
@@ -109,16 +111,20 @@ struct FaultVerification {
 };
 
 struct FaultCheck {
-  // "embedded ID times", or the probe's label.
+  // "embedded ID times", the probe's label, or why there is no method.
   std::string method;
   std::vector<FaultVerification> faults;
+  // Why no fault of the run could be judged at all ("the IDs carry no time"); empty otherwise.
+  std::string unverifiable;
   bool any(FaultOutcome o) const;
 };
 
 inline constexpr const char* kIdTimesMethod = "embedded ID times follow the faked clock";
 inline constexpr const char* kProbeMethod =
-    "probe: the node process's faked clock (proves the fault reached the program's "
-    "environment, not the program: its IDs carry no time)";
+    "probe: the node process's faked clock, which the variant reads (its IDs carry no time)";
+inline constexpr const char* kNoTimeMethod =
+    "none: the program's IDs carry no time, and a probe of its environment is not the program";
+inline constexpr const char* kNoTime = "the IDs carry no time";
 
 // Verifies every clock fault of the run (see above). Pure.
 FaultCheck check_faults(const RunFacts& facts, const RunRecords& records);

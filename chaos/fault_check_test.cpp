@@ -197,8 +197,7 @@ TEST(FaultCheck, IdsWithoutTimeAreJudgedByTheProbeAndSaySo) {
   EXPECT_EQ(c.method, kProbeMethod);
   EXPECT_EQ(c.faults[0].outcome, FaultOutcome::applied);
   EXPECT_EQ(c.faults[0].how, "probe");
-  // UUIDs described as carrying time (--id-time uuid) whose version carries none (v4): the
-  // probe too.
+  // UUIDs described as carrying time whose version carries none (v4): the probe too.
   f.id_time = IdTime::uuid;
   f.width = IdWidth::bits128;
   c = check_faults(f, r);
@@ -224,21 +223,65 @@ TEST(FaultCheck, CoarseEmbeddedTimesNeedAFaultOfTwoUnitsAndAWindowOfOne) {
   EXPECT_EQ(check_faults(f, issue(coarse_raw, 1)).faults[0].outcome, FaultOutcome::not_applied);
 }
 
-// A fault finer than the IDs' time (a KSUID's seconds) is judged by the probe where the node
-// wrote one (every --exec node does): no cell passes on faults that nothing verified.
-TEST(FaultCheck, AFaultBelowTheIdsResolutionFallsBackToTheProbe) {
+// A program reads a clock of its own: the node's probe proves only that the fault reached its
+// environment. When its IDs carry no time, nothing shows a fault reached it.
+TEST(FaultCheck, AProgramsIdsWithoutTimeAreNotVerifiedWhateverItsEnvironmentShows) {
   RunFacts f = step_back_facts();
-  f.id_time_resolution_ms = 1000;
-  RunRecords r = issue(faked, 1);
+  f.program = true;
+  f.id_time = IdTime::none;
+  f.layout.reset();
+  RunRecords r = issue(raw, 1);
   for (std::int64_t t = kStart; t < kStart + 1000 * kMs; t += kMs) {
     r.nodes[0][0].probe.push_back({t, faked(t)});
   }
-  FaultCheck c = check_faults(f, r);
-  EXPECT_EQ(c.faults[0].outcome, FaultOutcome::applied);
-  EXPECT_EQ(c.faults[0].how, "probe");
-  for (auto& p : r.nodes[0][0].probe) p.fake_ns = p.true_ns;
-  c = check_faults(f, r);
-  EXPECT_EQ(c.faults[0].outcome, FaultOutcome::not_applied);
+  for (const IdTime id_time : {IdTime::none, IdTime::uuid}) {  // uuid: v4, no time in it
+    f.id_time = id_time;
+    f.width = id_time == IdTime::none ? IdWidth::bits64 : IdWidth::bits128;
+    const FaultCheck c = check_faults(f, r);
+    EXPECT_EQ(c.method, kNoTimeMethod);
+    EXPECT_EQ(c.unverifiable, kNoTime);
+    ASSERT_EQ(c.faults.size(), 1u);
+    EXPECT_EQ(c.faults[0].outcome, FaultOutcome::unverified);
+    EXPECT_EQ(c.faults[0].how, kNoTime);
+    const Verdict v = judge(analyse(f, r), setup());
+    EXPECT_FALSE(v.passed());
+    EXPECT_EQ(v.summary, "not verified: the IDs carry no time");
+  }
+}
+
+// A fault finer than the IDs' time is reported, not judged, where the IDs show the node's clock
+// is the faked one; for a program only a larger fault its IDs resolved shows that.
+TEST(FaultCheck, AProgramsFaultBelowResolutionCountsOnlyBesideALargerOneShown) {
+  RunFacts f = step_back_facts();
+  f.id_time_resolution_ms = 100;
+  f.events[0].step_ms = -150;  // below 2 units
+  f.events.push_back({kStart + 700 * kMs, kAllNodes, "NTP steps back 500 ms", "step", -500, {}});
+  f.nodes[0].clock_writes.push_back({kStart + 700 * kMs, kStart + 700 * kMs + 50'000});
+  const auto coarse = [](std::int64_t faked_ns) { return faked_ns - faked_ns % (100 * kMs); };
+  const auto follows = [&](std::int64_t t) {
+    return coarse(t - (t >= kStart + 400 * kMs ? 150 * kMs : 0) -
+                  (t >= kStart + 700 * kMs ? 500 * kMs : 0));
+  };
+  const auto ignores = [&](std::int64_t t) { return coarse(t); };
+  for (const bool program : {false, true}) {
+    f.program = program;
+    FaultCheck c = check_faults(f, issue(follows, 1));
+    ASSERT_EQ(c.faults.size(), 2u);
+    EXPECT_EQ(c.faults[0].outcome, FaultOutcome::below_resolution);
+    EXPECT_EQ(c.faults[1].outcome, FaultOutcome::applied);
+    c = check_faults(f, issue(ignores, 1));
+    EXPECT_EQ(c.faults[1].outcome, FaultOutcome::not_applied);
+    EXPECT_EQ(c.faults[0].outcome,
+              program ? FaultOutcome::unverified : FaultOutcome::below_resolution);
+  }
+  // Nothing but faults below resolution: a program is not verified.
+  f.events.pop_back();
+  f.nodes[0].clock_writes.pop_back();
+  f.program = true;
+  const FaultCheck c = check_faults(f, issue(follows, 1));
+  ASSERT_EQ(c.faults.size(), 1u);
+  EXPECT_EQ(c.faults[0].outcome, FaultOutcome::unverified);
+  EXPECT_FALSE(judge(analyse(f, issue(follows, 1)), setup()).passed());
 }
 
 }  // namespace

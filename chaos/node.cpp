@@ -192,8 +192,11 @@ class Node {
     while (!sleep_until_mono(stop_)) {
     }
     // Give a thread still inside next() a moment; one that stays (a long `wait`) is reported
-    // as stuck and left behind: the process exits without it.
-    const std::int64_t give_up = stop_ + kStopGraceNs;
+    // as stuck and left behind: the process exits without it. A program's call is a request
+    // its timeout ends: wait for that, so a program that stopped answering ends the node with
+    // its error (program_failed) instead of passing as a stall.
+    const std::int64_t give_up =
+        stop_ + kStopGraceNs + (cfg_.exec ? cfg_.exec->timeout_ms * 1'000'000 : 0);
     bool all_done = false;
     while (!all_done && mono_ns() < give_up) {
       all_done = true;
@@ -218,7 +221,7 @@ class Node {
       try {
         s.program = std::make_unique<external::Program>(*cfg_.exec, cfg_.node_id + t);
       } catch (const std::exception& e) {
-        fatal(2, e.what());
+        program_failed(e);
       }
     }
     prepared_.fetch_add(1, std::memory_order_release);
@@ -232,7 +235,7 @@ class Node {
       try {
         s.program->request(1, warm);
       } catch (const std::exception& e) {
-        fatal(2, e.what());
+        program_failed(e);
       }
     }
     issue_loop(s);
@@ -281,8 +284,8 @@ class Node {
         note_first_message(kind, e.what());
       } catch (const std::exception& e) {
         // Not a refusal but a configuration the generator cannot serve (thread-local out of
-        // node ids): the run is void, say so and stop.
-        fatal(2, e.what());
+        // node ids), or a program that failed: the run is void, say so and stop.
+        program_failed(e);
       }
       const std::int64_t ended = mono_ns();
       r.true_ns = true_ns();
@@ -322,6 +325,21 @@ class Node {
     if (seen_[k].exchange(true, std::memory_order_relaxed)) return;
     std::lock_guard<std::mutex> lock(messages_mu_);
     append_line(messages_path_, fmt::format("{}\t{}\n", refusal_kind_name(kind), what));
+  }
+
+  // A program's failure (external::ProgramError) goes to its own file too, for the driver to
+  // report as the program's fault; anything else is only the node's.
+  [[noreturn]] void program_failed(const std::exception& e) {
+    if (dynamic_cast<const external::ProgramError*>(&e) != nullptr) {
+      const std::string path = fmt::format(
+          "{}/{}", cfg_.out_dir, program_error_file_name(cfg_.node_index, cfg_.incarnation));
+      try {
+        plumbing::write_file_atomically(path, std::string(e.what()) + "\n");
+      } catch (const std::exception&) {
+        // The message still reaches the node's stderr below.
+      }
+    }
+    fatal(2, e.what());
   }
 
   [[noreturn]] static void fatal(int status, const char* what) {

@@ -40,14 +40,15 @@
 // libfaketime start equals the node's: every process sharing the driver's FAKETIME_SHARED
 // segment (zero-filled, faketime.hpp) takes its start time from there, so the driver's
 // calibration holds for the program too and rate scenarios apply to it unchanged. A program
-// that exits or misbehaves ends the node with status 2 and the program's error. It dies with
+// that exits or misbehaves ends the node with status 2 and the program's error, which also goes
+// to node-<k>.inc-<i>.program-error for the driver to report as the program's. It dies with
 // the node: its parent-death signal follows the thread that started it (plumbing/
 // child_process.hpp), which lives until its loop ends, and a kill -9 of the node kills it.
 //
-// Probe: when the IDs carry no time (`probe`), one more thread reads the node's own faked
-// clock through libc every millisecond, with the true time beside it, into
+// Probe: when a built-in variant's IDs carry no time (`probe`), one more thread reads the
+// node's own faked clock through libc every millisecond, with the true time beside it, into
 // node-<k>.inc-<i>.probe (record.hpp): the fault check's evidence that each clock fault
-// reached this process's environment (fault_check.hpp).
+// reached the clock the variant reads (fault_check.hpp). Never for a program.
 //
 // Thread safety: run_node is the body of a process; call it once.
 #pragma once

@@ -6,8 +6,11 @@
 //   node-<k>.inc-<i>.messages         the first message of each refusal kind, "kind<TAB>text"
 //   node-<k>.inc-<i>.done             written at a clean stop: one line per thread,
 //                                     "thread <t> records <n> stuck_since_true_ns <ns|-1>"
-//   node-<k>.inc-<i>.probe            ProbeSamples, only when the IDs carry no time: the
-//                                     node's own faked clock read every ms (fault_check.hpp)
+//   node-<k>.inc-<i>.probe            ProbeSamples, only when a built-in variant's IDs carry
+//                                     no time: the node's own faked clock read every ms
+//                                     (fault_check.hpp)
+//   node-<k>.inc-<i>.program-error    an external program's failure, one line, written just
+//                                     before the node exits because of it
 // `k` is the node's index in the run (0..K-1), not its node id: two nodes may share a node id
 // (the worker-collision scenario). An incarnation is one process lifetime; a restarted node
 // writes incarnation i+1. A killed incarnation has no .done file; what its writer had written
@@ -84,6 +87,9 @@ inline std::string messages_file_name(int node, int incarnation) {
 }
 inline std::string probe_file_name(int node, int incarnation) {
   return fmt::format("node-{}.inc-{}.probe", node, incarnation);
+}
+inline std::string program_error_file_name(int node, int incarnation) {
+  return fmt::format("node-{}.inc-{}.program-error", node, incarnation);
 }
 inline std::string done_file_name(int node, int incarnation) {
   return fmt::format("node-{}.inc-{}.done", node, incarnation);

@@ -135,6 +135,7 @@ json to_json(const RunResult& r, bool with_timeline) {
   j["findings"] = r.verdict.findings;
   j["duplicates_by_origin"] = {{"within_process", a.duplicates_within_process},
                                {"across_restart", a.duplicates_across_restart},
+                               {"across_instances", a.duplicates_across_instances},
                                {"across_nodes", a.duplicates_across_nodes}};
   json examples = json::array();
   for (const auto& ex : a.duplicate_examples) {
@@ -194,13 +195,16 @@ json to_json(const RunResult& r, bool with_timeline) {
 std::string to_text(const RunResult& r) {
   const Analysis& a = r.analysis;
   std::string out;
-  out += fmt::format("{} · {} · {}{} · {} nodes: {}\n", r.config.scenario, r.config.variant,
+  out += fmt::format("{} · {} · {}{} · {} node{}: {}\n", r.config.scenario, r.config.variant,
                      r.config.policy, r.config.persist_dir.empty() ? "" : " · persisted mark",
-                     r.config.nodes, r.verdict.summary);
+                     r.config.nodes, r.config.nodes == 1 ? "" : "s", r.verdict.summary);
+  const bool program = r.config.exec.has_value();
   out += fmt::format(
-      "  ids {}  duplicates {} (within a process {}, across a restart {}, across "
-      "nodes {})  order violations {}\n",
-      a.ids, a.duplicates, a.duplicates_within_process, a.duplicates_across_restart,
+      "  ids {}  duplicates {} (within {} {}, across a restart {}, {}across nodes {})  order "
+      "violations {}\n",
+      a.ids, a.duplicates, program ? "an instance" : "a process", a.duplicates_within_process,
+      a.duplicates_across_restart,
+      program ? fmt::format("across instances {}, ", a.duplicates_across_instances) : "",
       a.duplicates_across_nodes, a.order_violations);
   out += fmt::format(
       "  refusals {}  availability {:.2f}%  max stall {:.1f} ms  k-sort bound "
@@ -227,8 +231,11 @@ std::string to_text(const RunResult& r) {
   if (!fc.faults.empty()) {
     std::size_t applied = 0;
     for (const auto& f : fc.faults) applied += f.outcome == FaultOutcome::applied ? 1 : 0;
+    const char* gap = r.verdict.fault_applied             ? ""
+                      : fc.any(FaultOutcome::not_applied) ? " — FAULT NOT APPLIED"
+                                                          : " — NOT VERIFIED";
     out += fmt::format("  fault check ({}): {} of {} clock faults applied{}\n", fc.method, applied,
-                       fc.faults.size(), r.verdict.fault_applied ? "" : " — FAULT NOT APPLIED");
+                       fc.faults.size(), gap);
   }
   out += fmt::format("  promise: {}\n", r.verdict.promise.text());
   return out;

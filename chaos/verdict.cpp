@@ -22,6 +22,8 @@ Promise promise_of(const VerdictSetup& s) {
   p.within_process = Policy::parse(s.policy).promises_uniqueness();
   p.across_restart = p.within_process && s.persist;
   p.across_nodes = (s.node_field || s.random_bits) && !collided(s) && s.nodes > 1;
+  p.across_instances = s.program && (s.node_field || s.random_bits) && s.threads > 1;
+  p.program = s.program;
   return p;
 }
 
@@ -40,6 +42,11 @@ std::size_t broken_duplicates(const Analysis& a, const Promise& p, bool program,
     findings.push_back(fmt::format("BROKEN: {} across a restart {}",
                                    plural(a.duplicates_across_restart, "duplicate"),
                                    program ? "of the program" : "despite the persisted mark"));
+  }
+  if (p.across_instances && a.duplicates_across_instances > 0) {
+    broken += a.duplicates_across_instances;
+    findings.push_back(fmt::format("BROKEN: {} across program instances with distinct node ids",
+                                   plural(a.duplicates_across_instances, "duplicate")));
   }
   if (p.across_nodes && a.duplicates_across_nodes > 0) {
     broken += a.duplicates_across_nodes;
@@ -83,7 +90,11 @@ std::string expected_because(const VerdictSetup& s, const Promise& p) {
     reasons.emplace_back("a restart without a persisted mark forgets the last tick");
   }
   if (collided(s)) reasons.emplace_back("two nodes share a node id");
-  if (!s.node_field && !s.random_bits && s.nodes > 1) {
+  if (!s.node_field && !s.random_bits && s.program && s.nodes * s.threads > 1) {
+    reasons.emplace_back(
+        "its IDs are described as carrying neither a node id nor random bits: its instances, "
+        "each given its own node id, may repeat each other");
+  } else if (!s.node_field && !s.random_bits && s.nodes > 1) {
     reasons.emplace_back("a counter per process has no node field");
   }
   std::string why;
@@ -158,6 +169,8 @@ Verdict judge(const Analysis& a, const VerdictSetup& setup) {
   v.caught = a.duplicates > 0;
   if (!v.promise_kept) {
     v.summary = v.findings.empty() ? "BROKEN" : v.findings.front();
+  } else if (!a.fault_check.unverifiable.empty()) {
+    v.summary = "not verified: " + a.fault_check.unverifiable;
   } else if (!v.fault_applied) {
     v.summary = unfaulted.front();
   } else if (!v.evidence) {

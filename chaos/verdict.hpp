@@ -13,7 +13,8 @@
 //
 // Fault verification (fault_check.hpp): a clock fault that did not reach the program (a
 // statically linked binary reading the clock by raw syscall) is "fault not applied", and one
-// the run could not verify is "fault not verified"; both fail, and neither is ever "kept".
+// the run could not verify is "fault not verified" (for a program whose IDs carry no time,
+// "not verified: the IDs carry no time"); both fail, and neither is ever "kept".
 //
 // Thread safety: pure functions.
 #pragma once
@@ -39,6 +40,7 @@ struct VerdictSetup {
   bool persist = false;  // a persisted high-water mark
   bool program = false;  // an external program (its own state carries it over restarts)
   int nodes = 1;
+  unsigned threads = 1;     // per node: a program runs one instance per thread
   bool steps_back = false;  // the scenario's flags (scenario.hpp)
   bool restarts = false;
   bool same_node_id = false;

@@ -90,12 +90,28 @@ int run_matrix(const ChaosArgs& args) {
   return chaos::run_matrix(grid, stderr);
 }
 
-void run(const ChaosArgs& args) {
+// What a program cannot be given: a clock policy or a high-water mark inside idbench's clock,
+// and the matrix of built-in variants.
+std::vector<NotForExec> not_for_exec(const ChaosArgs& args) {
+  const std::string matrix = "the matrix runs the built-in variants; run --exec with one --scenario";
+  std::vector<NotForExec> options = {
+      {"--policy", "the program keeps its own clock policy"},
+      {"--persist", "the high-water mark lives inside idbench's clock, which a program does not read"},
+      {"--reserve-ms", "it sizes the reservations of --persist"},
+      {"--matrix", matrix},
+      {"--out", "it is the matrix's file; " + matrix},
+      {"--quick", matrix},
+      {"--scenarios", matrix},
+      {"--variants", matrix},
+      {"--policies", matrix}};
+  for (NotForExec& o : layout_for_exec(args.exec)) options.push_back(std::move(o));
+  return options;
+}
+
+void run(const ChaosArgs& args, const CLI::App& cmd) {
   try {
     if (args.list) return list_scenarios();
-    if (args.matrix && !args.exec.command.empty()) {
-      throw Error("--matrix runs the built-in variants; run --exec with one --scenario");
-    }
+    refuse_for_exec(cmd, not_for_exec(args));
     if (args.matrix) {
       if (const int status = run_matrix(args); status != 0) throw CLI::RuntimeError(status);
       return;
@@ -198,7 +214,7 @@ void add_chaos_command(CLI::App& app) {
       ->delimiter(',');
   cmd->add_option("--variants", args->grid.variants, "matrix: only these variants")->delimiter(',');
   cmd->add_option("--policies", args->grid.policies, "matrix: only these policies")->delimiter(',');
-  cmd->callback([args] { run(*args); });
+  cmd->callback([args, cmd] { run(*args, *cmd); });
 }
 
 }  // namespace idbench::cli

@@ -78,4 +78,19 @@ external::ExecSpec to_exec_spec(const ExecArgs& args, const std::string& layout)
   return spec;
 }
 
+std::vector<NotForExec> layout_for_exec(const ExecArgs& args) {
+  if (args.id_time == "layout") return {};
+  return {{"--layout", fmt::format("it describes a program's IDs only with --id-time layout, not "
+                                   "--id-time {}", args.id_time)}};
+}
+
+void refuse_for_exec(const CLI::App& cmd, const std::vector<NotForExec>& options) {
+  if (cmd.get_option("--exec")->count() == 0) return;
+  for (const NotForExec& o : options) {
+    if (cmd.get_option(o.option)->count() > 0) {
+      throw Error(fmt::format("{} does not apply to --exec: {}", o.option, o.why));
+    }
+  }
+}
+
 }  // namespace idbench::cli

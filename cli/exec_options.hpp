@@ -7,6 +7,7 @@
 //   ...
 //   const external::ExecSpec spec = to_exec_spec(exec, layout);   // layout: the command's own
 //   const Variant v = external::exec_variant(spec);               // --layout
+//   refuse_for_exec(*cmd, {{"--policy", "the program keeps its own clock policy"}});
 //
 // The description flags need --exec. `--layout` is not added here: every such command has
 // one already (for the built-in variants), and the program's layout is read from it.
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "external/program.hpp"
 
@@ -36,5 +38,18 @@ CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args);
 // The spec the flags describe, with the command's `--layout`. Throws idbench::Error on a value
 // that is not valid (exec_variant() checks the rest).
 external::ExecSpec to_exec_spec(const ExecArgs& args, const std::string& layout);
+
+// An option of a command that cannot apply to an --exec program, and why.
+struct NotForExec {
+  std::string option;  // "--policy"
+  std::string why;     // "the program keeps its own clock policy"
+};
+// The command's `--layout` describes a program's IDs only with `--id-time layout`: that entry
+// when --id-time is another, else none.
+std::vector<NotForExec> layout_for_exec(const ExecArgs& args);
+// When --exec was given on `cmd`, throws idbench::Error for the first of `options` given too:
+// "--policy does not apply to --exec: the program keeps its own clock policy". An option
+// silently ignored would make a run look like what it is not.
+void refuse_for_exec(const CLI::App& cmd, const std::vector<NotForExec>& options);
 
 }  // namespace idbench::cli

@@ -9,9 +9,11 @@
 // IDs in the order it got them): thread 0 writes the output directly, the others spool to
 // anonymous temp files (O_TMPFILE: nothing to leave behind) appended at the end.
 //
-// `--exec` puts an external program in the variant's place (external/program.hpp). When it
-// fails (exits early, hangs, prints a bad line), the IDs gathered before are still written
-// and committed — whole lines, a valid file — and the failure is one line and exit 2.
+// `--exec` puts an external program in the variant's place (external/program.hpp): thread t
+// runs its own instance with node id --node + t, so thread t's IDs (thread-t.txt, or the t-th
+// block of one output) always come from that node id. When it fails (exits early, hangs,
+// prints a bad line), the IDs gathered before are still written and committed — whole lines,
+// a valid file — and the failure is one line and exit 2.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -191,13 +193,25 @@ std::string label(const GenerateArgs& args) {
   return args.exec.command.empty() ? args.variant : fmt::format("'{}'", args.exec.command);
 }
 
-// The variant, or the program --exec describes.
-std::unique_ptr<Generator> make_from_args(const GenerateArgs& args, const GeneratorOptions& opts) {
+// The generator of each thread: the variant's one, shared; or per thread t a program instance
+// of its own with node id --node + t, so that thread-t.txt always holds that node id's IDs.
+std::vector<std::unique_ptr<Generator>> make_from_args(const GenerateArgs& args,
+                                                       GeneratorOptions opts) {
   if (args.variant.empty() == args.exec.command.empty()) {
     throw Error("give either --variant or --exec");
   }
-  if (!args.variant.empty()) return make_generator(args.variant, opts);
-  return external::exec_variant(to_exec_spec(args.exec, args.layout)).make(opts);
+  std::vector<std::unique_ptr<Generator>> gens;
+  if (!args.variant.empty()) {
+    gens.push_back(make_generator(args.variant, opts));
+    return gens;
+  }
+  const Variant program = external::exec_variant(to_exec_spec(args.exec, args.layout));
+  const std::uint64_t first = opts.node;
+  for (unsigned t = 0; t < args.threads; ++t) {
+    opts.node = first + t;
+    gens.push_back(program.make(opts));
+  }
+  return gens;
 }
 
 void report(const GenerateArgs& args, const std::vector<ThreadResult>& results, double wall) {
@@ -226,11 +240,11 @@ void run_generate(const GenerateArgs& args) {
   // A signal kills the programs --exec started and unwinds with Interrupted (exit 130).
   std::optional<plumbing::InterruptGuard> guard;
   if (!args.exec.command.empty()) guard.emplace();
-  auto gen = make_from_args(args, opts);
+  const auto gens = make_from_args(args, opts);
 
   Sink sink;
   sink.format = args.format == "binary" ? FileFormat::binary : FileFormat::text;
-  sink.width = gen->width();
+  sink.width = gens.front()->width();
   std::optional<plumbing::OutputFile> shared;
   std::vector<plumbing::OutputFile> files;
   const char* ext = sink.format == FileFormat::text ? "txt" : "bin";
@@ -253,7 +267,8 @@ void run_generate(const GenerateArgs& args) {
   std::vector<std::thread> workers;
   for (unsigned t = 0; t < args.threads; ++t) {
     const std::uint64_t share = count / args.threads + (t < count % args.threads);
-    workers.emplace_back(run_worker, t, share, std::ref(*gen), std::ref(sink), std::ref(start),
+    Generator& gen = *gens[gens.size() == 1 ? 0 : t];
+    workers.emplace_back(run_worker, t, share, std::ref(gen), std::ref(sink), std::ref(start),
                          std::ref(results[t]));
   }
   const auto began = std::chrono::steady_clock::now();
@@ -301,7 +316,9 @@ void add_generate_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--node", args->node, "node id (thread-local: first node id)")
       ->capture_default_str();
-  cmd->add_option("--threads", args->threads, "threads sharing one generator")
+  cmd->add_option("--threads", args->threads,
+                  "threads sharing one generator (--exec: thread t runs its own instance, node "
+                  "id --node + t)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1024u));
   cmd->add_option("--count", args->count, "how many IDs in total (0..2^40)")->required();
@@ -317,7 +334,12 @@ void add_generate_command(CLI::App& app) {
   cmd->add_option("--format", args->format, "text: one ID a line; binary: LE u64 / 16-byte UUID")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "binary"}));
-  cmd->callback([args] { run_generate(*args); });
+  cmd->callback([args, cmd] {
+    std::vector<NotForExec> not_for_exec = {{"--policy", "the program keeps its own clock policy"}};
+    for (NotForExec& o : layout_for_exec(args->exec)) not_for_exec.push_back(std::move(o));
+    refuse_for_exec(*cmd, not_for_exec);
+    run_generate(*args);
+  });
 }
 
 }  // namespace idbench::cli

@@ -171,10 +171,16 @@ void add_real_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--quiet", args->quiet,
                 "No progress on stderr (the adapters' stderr is captured into the JSON anyway)");
-  cmd->callback([args, system, exec]() {
+  cmd->callback([args, system, exec, cmd]() {
     if (system->count() == 0 && exec->count() == 0) {
       throw Error("idbench real needs --system NAME|quick|all or --exec 'CMD'");
     }
+    // The bench times round trips of --requests IDs: it reads neither time nor order from them.
+    refuse_for_exec(*cmd, {{"--flush", "it sets the MariaDB servers of --system"},
+                           {"--binlog", "it sets the MariaDB servers of --system"},
+                           {"--batch", "real asks for --requests IDs per request"},
+                           {"--id-time", "real reads no time from the IDs"},
+                           {"--ordering", "real reads no order from the IDs"}});
     run_real(*args);
   });
 }

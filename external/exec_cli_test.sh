@@ -46,6 +46,16 @@ check [ "$(wc -l <"$tmp/dec")" -eq 1000 ] "1000 IDs written"
 check grep -qx 3000001 "$tmp/dec" "thread 0's program has node 3"
 check grep -qx 4000001 "$tmp/dec" "thread 1's program has node 4"
 
+# Instance k has node id --node + k, and its IDs land in thread-k.txt: every run the same.
+for run in 1 2 3 4 5; do
+  rm -rf "$tmp/threads"
+  mkdir "$tmp/threads"
+  "$idbench" generate --exec "$tmp/counter" --batch 10 --threads 3 --node 5 --count 30 \
+    --out-dir "$tmp/threads" 2>/dev/null
+  got="$(head -qn1 "$tmp/threads"/thread-{0,1,2}.txt | tr '\n' ' ')"
+  check [ "$got" = "5000001 6000001 7000001 " ] "run $run: thread-k.txt holds node 5+k's IDs (got $got)"
+done
+
 expect 0 "generate --exec a UUID program" \
   "$idbench" generate --exec "sh '$tmp/uuids'" --id-time uuid --count 300 --out "$tmp/uuid"
 expect 0 "its UUIDs pass check" "$idbench" check "$tmp/uuid"
@@ -57,6 +67,20 @@ expect_text "program '$tmp/bad'" "the error names the program"
 expect_text "line 7 of its output is not an ID: 'x y'" "the error names the line and its text"
 check [ "$(cat "$tmp/kept" | tr '\n' ' ')" = "1 2 3 4 5 " ] "the IDs gathered before are kept"
 expect 0 "the kept file is a valid ID file" "$idbench" check "$tmp/kept"
+
+# A program that stops answering, or prints a line with no end: the program's fault, named.
+program stops 'read n; echo 1; echo 2; read n; echo 3; exec sleep 60'
+expect 2 "a program that stops answering" \
+  "$idbench" generate --exec "$tmp/stops" --batch 2 --count 10 --timeout-ms 500 --out "$tmp/none"
+check [ "$(grep -c "^idbench:" "$tmp/err")" -eq 1 ] "stops answering: one error line"
+expect_text "program '$tmp/stops' (pid [0-9]*): stopped answering after 3 IDs: no answer within 500 ms (--timeout-ms)" \
+  "stops answering: named with the IDs it gave and the timeout"
+program endless 'read n; head -c 3000000 /dev/zero | tr "\0" 7; exec sleep 60'
+expect 2 "a line over 1 MiB" \
+  "$idbench" generate --exec "$tmp/endless" --count 1 --timeout-ms 30000 --out "$tmp/none"
+check [ "$(grep -c "^idbench:" "$tmp/err")" -eq 1 ] "a line over 1 MiB: one error line"
+expect_text "program '$tmp/endless' (pid [0-9]*): printed a line over 1 MiB (line 1 of its output)" \
+  "a line over 1 MiB: named as such"
 
 expect 2 "a program that is not there" \
   "$idbench" generate --exec "idbench-no-such-program --x" --count 1 --out "$tmp/none"
@@ -72,6 +96,34 @@ expect 2 "an unbalanced quote" "$idbench" generate --exec "sh 'x" --count 1
 expect_text "unbalanced" "the quote is named"
 expect 0 "generate --help" "$idbench" generate --help
 expect_text "it is kept" "--help says the output is kept after a program failure"
+
+# An option that cannot apply to a program is refused by name (one line, exit 2), never ignored.
+not_for_exec() {  # not_for_exec COMMAND-ARGS... -- OPTION-ARGS...
+  local cmd=() opt=()
+  while [ "$1" != -- ]; do cmd+=("$1"); shift; done
+  shift
+  opt=("$@")
+  expect 2 "${cmd[0]} --exec ${opt[*]}" "$idbench" "${cmd[@]}" "${opt[@]}"
+  check [ "$(wc -l <"$tmp/err")" -eq 1 ] "${cmd[0]} --exec ${opt[0]}: one line"
+  expect_text "^idbench: ${opt[0]} does not apply to --exec: " "${cmd[0]} --exec ${opt[0]}: named"
+}
+chaos=(chaos --exec "$tmp/counter" --scenario ntp-step-back --time-scale 0.1 --quiet)
+for o in "--policy wait" "--persist $tmp/marks" "--reserve-ms 10" "--layout sonyflake" "--matrix" \
+  "--out $tmp/m.json" "--quick" "--scenarios ntp-step-back" "--variants mutex" "--policies refuse"; do
+  read -ra words <<<"$o"
+  not_for_exec "${chaos[@]}" -- "${words[@]}"
+done
+generate=(generate --exec "$tmp/counter" --count 10 --out "$tmp/g")
+not_for_exec "${generate[@]}" -- --policy wait
+not_for_exec "${generate[@]}" -- --layout sonyflake
+expect 0 "generate --exec --id-time layout --layout" "$idbench" "${generate[@]}" --id-time layout \
+  --layout sonyflake
+real=(real --exec "$tmp/counter" --seconds 0.05 --warmup 0 --locality-rows 0 --clients 1
+  --requests 1 --out "$tmp/r.json" --quiet)
+for o in "--flush 2" "--binlog" "--batch 10" "--id-time uuid" "--ordering k_sorted"; do
+  read -ra words <<<"$o"
+  not_for_exec "${real[@]}" -- "${words[@]}"
+done
 
 expect 0 "locality --exec" "$idbench" locality --exec "$tmp/counter" --rows 3000 --writers 2 --json
 expect_text "\"$tmp/counter\"\\|'$tmp/counter'" "the run is labelled with the command"

@@ -154,8 +154,11 @@ void Program::State::no_answer(std::uint64_t got, std::uint64_t n, std::int64_t 
   const std::string count = fmt::format("{} of the {} IDs asked", got, n);
   // read_line gives up when less than 1 ms is left (it polls in whole ms).
   if (plumbing::monotonic_ns() + 1'000'000 >= deadline) {
-    fail(fmt::format("no answer within {} ms (--timeout-ms): it printed {}", spec.timeout_ms,
-                     count));
+    // `lines` counts this request's `got` too: what it answered in all before it stopped.
+    const std::string stopped =
+        lines > 0 ? fmt::format("stopped answering after {} IDs: ", lines) : "";
+    fail(fmt::format("{}no answer within {} ms (--timeout-ms): it printed {}", stopped,
+                     spec.timeout_ms, count));
   }
   if (const auto status = child->wait_until(plumbing::monotonic_ns() + kReapAfterEofNs)) {
     fail(fmt::format("{} after printing {} (its output ended at line {})",
@@ -214,7 +217,12 @@ void Program::request(std::uint64_t n, std::vector<Id>& out) {
   const std::size_t before = out.size();
   try {
     for (std::uint64_t got = 0; got < n; ++got) {
-      const auto line = s.child->read_line(deadline);
+      std::optional<std::string> line;
+      try {
+        line = s.child->read_line(deadline);
+      } catch (const plumbing::LineTooLong&) {
+        s.fail(fmt::format("printed a line over 1 MiB (line {} of its output)", s.lines + 1));
+      }
       if (!line) s.no_answer(got, n, deadline);
       ++s.lines;
       out.push_back(s.parse(*line));

@@ -17,9 +17,10 @@
 //   const Variant v = exec_variant(spec);    // the description the harness reads
 //
 // Every failure of the program (it cannot start, exits early, hangs past the timeout, prints a
-// malformed line or fewer IDs than asked) is a ProgramError naming the command, and for a bad
-// line its number and text (escaped, one line). Callers report it with exit 2 and keep what
-// they gathered so far.
+// malformed line, a line over 1 MiB or fewer IDs than asked) is a ProgramError naming the
+// command, and for a bad line its number and text (escaped, one line); a hang after answers
+// says how many IDs it answered ("stopped answering after N IDs"). Callers report it with
+// exit 2 and keep what they gathered so far.
 //
 // Nothing outlives the caller: a Program is a plumbing::ChildProcess (own process group,
 // parent-death signal), closed with EOF, then SIGTERM, then SIGKILL to its group.

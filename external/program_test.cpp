@@ -256,6 +256,35 @@ TEST_F(ProgramTest, AHangIsCutAtTheTimeoutAndLeavesNothing) {
   EXPECT_TRUE(group_gone(pid));  // its `sleep` too
 }
 
+// A program that answered before and then hangs is named with how far it got.
+TEST_F(ProgramTest, AProgramThatStopsAnsweringIsNamedWithWhatItAnswered) {
+  ExecSpec s = spec_for(script("stops.sh", "read n; echo 1; echo 2; read n; echo 3; exec sleep 30\n"));
+  s.timeout_ms = 300;
+  Program p(s, 0);
+  std::vector<Id> ids;
+  p.request(2, ids);
+  const std::string msg = program_error([&] { p.request(2, ids); });
+  EXPECT_NE(msg.find("stopped answering after 3 IDs"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("no answer within 300 ms (--timeout-ms)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(s.command), std::string::npos) << msg;
+}
+
+// A line with no end is not read forever (nor held whole): past 1 MiB it is the program's fault,
+// named as such, not a timeout.
+TEST_F(ProgramTest, ALineOverOneMibIsNamed) {
+  ExecSpec s = spec_for(
+      script("long.sh", "read n; echo 1; read n; head -c 3000000 /dev/zero | tr '\\0' 7; "
+                        "exec sleep 30\n"));
+  s.timeout_ms = 60'000;
+  Program p(s, 0);
+  std::vector<Id> ids;
+  p.request(1, ids);
+  const std::string msg = program_error([&] { p.request(1, ids); });
+  EXPECT_NE(msg.find("printed a line over 1 MiB (line 2 of its output)"), std::string::npos)
+      << msg.substr(0, 300);
+  EXPECT_EQ(msg.find("no answer"), std::string::npos) << msg.substr(0, 300);
+}
+
 TEST_F(ProgramTest, DestructionEndsAProgramThatIgnoresEofAndSigterm) {
   const std::string cmd = script("stubborn.sh",
                                  "trap '' TERM\n"

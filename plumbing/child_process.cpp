@@ -253,12 +253,16 @@ void ChildProcess::close_stdin() {
 
 std::optional<std::string> ChildProcess::read_line(std::int64_t deadline_mono_ns) {
   for (;;) {
-    const std::size_t nl = pending_.find('\n');
+    // From where the last look stopped: a long line is scanned once, not once per read.
+    const std::size_t nl = pending_.find('\n', scanned_);
     if (nl != std::string::npos) {
       std::string line = pending_.substr(0, nl);
       pending_.erase(0, nl + 1);
+      scanned_ = 0;
       return line;
     }
+    scanned_ = pending_.size();
+    if (pending_.size() > kMaxLineBytes) throw LineTooLong();
     const int wait_ms = poll_ms(deadline_mono_ns, 100);
     if (wait_ms <= 0 || stdout_fd_ < 0) return std::nullopt;
     pollfd p{stdout_fd_, POLLIN, 0};
@@ -266,7 +270,7 @@ std::optional<std::string> ChildProcess::read_line(std::int64_t deadline_mono_ns
     throw_if_interrupted();
     if (rc < 0 && errno != EINTR) return std::nullopt;
     if (rc <= 0) continue;
-    char buf[512];
+    char buf[4096];
     const ssize_t n = ::read(stdout_fd_, buf, sizeof buf);
     if (n <= 0) return std::nullopt;  // EOF: the child closed stdout or died
     pending_.append(buf, static_cast<std::size_t>(n));
@@ -287,6 +291,7 @@ bool ChildProcess::has_unread_output() {
 
 bool ChildProcess::read_to_end(std::string& out, std::string& err, std::int64_t deadline_mono_ns) {
   out = std::exchange(pending_, {});
+  scanned_ = 0;
   int* fds[2] = {&stdout_fd_, &stderr_fd_};
   std::string* sinks[2] = {&out, &err};
   for (;;) {

@@ -40,6 +40,7 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -53,6 +54,15 @@ namespace idbench::plumbing {
 std::int64_t monotonic_ns();
 // Nanoseconds per millisecond, for deadlines in monotonic_ns() given in ms.
 inline constexpr std::int64_t kMsNs = 1'000'000;
+// The longest line read_line() reads: a child printing more without a newline is broken (a
+// device, a loop), and waiting for the rest would hold it all in memory.
+inline constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+
+// read_line() met more than kMaxLineBytes without a newline.
+class LineTooLong : public Error {
+ public:
+  LineTooLong() : Error("a line over 1 MiB") {}
+};
 
 // An OS user to run a child as (PostgreSQL refuses to run as root).
 struct RunAs {
@@ -110,7 +120,8 @@ class ChildProcess {
   // Closes the piped stdin (the child sees EOF).
   void close_stdin();
   // One line from the piped stdout without its newline; nullopt at EOF or the deadline.
-  // Throws Interrupted when a signal arrived (see InterruptGuard).
+  // Throws LineTooLong past kMaxLineBytes without a newline, Interrupted when a signal arrived
+  // (see InterruptGuard).
   std::optional<std::string> read_line(std::int64_t deadline_mono_ns);
   // True when the piped stdout holds output not yet read as lines (buffered here, or waiting
   // in the pipe now); never blocks. EOF is not output.
@@ -138,7 +149,8 @@ class ChildProcess {
   int stdin_fd_ = -1;
   int stdout_fd_ = -1;
   int stderr_fd_ = -1;
-  std::string pending_;  // stdout read but not yet returned as a line
+  std::string pending_;       // stdout read but not yet returned as a line
+  std::size_t scanned_ = 0;  // how much of pending_ is known to hold no newline
   std::optional<int> status_;
   bool signalled_ = false;
 };

@@ -4,7 +4,8 @@
  * Reads a count N per line on stdin, answers N decimal IDs in the twitter layout
  * (ts=41 ms since 2010-11-04T01:42:54.657Z, node=10 bits from $IDBENCH_NODE_ID, seq=12), one a
  * line, then flushes; exits at EOF. When the clock is behind the last tick it keeps issuing
- * from that tick (it never repeats an ID).
+ * from that tick (it never repeats an ID). `clock_program NODE` ignores $IDBENCH_NODE_ID and
+ * issues as NODE: its instances then repeat each other's IDs.
  *
  * Built twice (chaos/CMakeLists.txt):
  *   idbench-raw-clock-program   -DRAW_CLOCK, linked -static: reads CLOCK_REALTIME by
@@ -33,8 +34,8 @@ static int64_t now_ms(void) {
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int main(void) {
-  const char* node_env = getenv("IDBENCH_NODE_ID");
+int main(int argc, char** argv) {
+  const char* node_env = argc > 1 ? argv[1] : getenv("IDBENCH_NODE_ID");
   const uint64_t node = (uint64_t)(node_env ? strtoull(node_env, NULL, 10) : 0) & 1023;
   int64_t last = -1;
   uint64_t seq = 0;
