@@ -16,6 +16,7 @@
 //     plumbing::Interrupted, removing the directory;
 //   * the destructor stops the server (SIGTERM, then SIGKILL after 30 s) and removes the
 //     directory; what a SIGKILL leaves is swept (owner pid gone) when the next engine starts.
+//     Either removal also takes the SysV segment a killed PostgreSQL leaves (postgres_shm.hpp).
 //
 // Thread safety: thread-compatible.
 #pragma once

@@ -6,6 +6,9 @@
 // Every directory names the pid that made it. `sweep_stale_temp_dirs()` removes the
 // directories (under $TMPDIR, or /tmp) whose owner pid is no longer running, so the next run
 // of any idbench command sweeps what a SIGKILL left. It never touches a live run's directory.
+// Removing a directory, by its TempDir or by the sweep, first removes the SysV segment of a
+// PostgreSQL data directory in it (the directory or one level down) that a killed server
+// left (postgres_shm.hpp).
 //
 // Thread safety: thread-compatible; sweeping is safe at any time (the file system is the state).
 #pragma once
