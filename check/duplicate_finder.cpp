@@ -236,7 +236,6 @@ class Finder final : public DuplicateFinder::Impl {
   }
 
   void start_spilling() {
-    plumbing::sweep_stale_temp_dirs();
     guard_.emplace();
     dir_.emplace("idbench-check");
     spill_ = std::make_unique<PartitionSet<Rec>>(dir_->path(), "p", 0, kPartitionBits);

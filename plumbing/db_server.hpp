@@ -34,7 +34,7 @@ namespace idbench::plumbing {
 
 class DbServer {
  public:
-  // Sweeps stale idbench temp dirs, then makes `$TMPDIR/<prefix>-<pid>-XXXXXX`, given to
+  // Makes `$TMPDIR/<prefix>-<pid>-XXXXXX` (sweeping stale idbench temp dirs first), given to
   // `run_as` (who then also runs every command and the server) when set.
   DbServer(std::string_view prefix, std::optional<RunAs> run_as);
   ~DbServer();

@@ -76,6 +76,7 @@ TempDir::TempDir(std::string_view prefix) {
   if (!prefix.starts_with("idbench-")) {
     throw Error(fmt::format("temp dir prefix '{}' does not start with idbench-", prefix));
   }
+  sweep_stale_temp_dirs();
   std::string tmpl = fmt::format("{}/{}-{}-XXXXXX", temp_root(), prefix, ::getpid());
   if (::mkdtemp(tmpl.data()) == nullptr) {  // mkdtemp makes it 0700
     throw Error(fmt::format("cannot create a temp directory {}: {}", tmpl, std::strerror(errno)));

@@ -24,8 +24,9 @@ std::string temp_root();
 
 class TempDir {
  public:
-  // Creates `<temp_root>/<prefix>-<pid>-XXXXXX`; prefix must start with "idbench-".
-  // Throws idbench::Error naming the path and errno text on failure.
+  // Creates `<temp_root>/<prefix>-<pid>-XXXXXX`; prefix must start with "idbench-". Sweeps
+  // first (sweep_stale_temp_dirs), so that every command that makes a temp dir removes what
+  // a SIGKILLed run left. Throws idbench::Error naming the path and errno text on failure.
   explicit TempDir(std::string_view prefix);
   ~TempDir();  // removes the tree; never throws
   TempDir(const TempDir&) = delete;
