@@ -18,6 +18,7 @@
 
 #include "check/radix.hpp"
 #include "generators/errors.hpp"
+#include "plumbing/child_process.hpp"
 #include "plumbing/temp_dir.hpp"
 
 namespace idbench {
@@ -201,6 +202,7 @@ class Finder final : public DuplicateFinder::Impl {
       spill_.reset();
       for (const auto& path : paths) process_file(path, 1);
       dir_.reset();
+      guard_.reset();
     }
     return std::move(summary_);
   }
@@ -234,7 +236,7 @@ class Finder final : public DuplicateFinder::Impl {
   }
 
   void start_spilling() {
-    plumbing::sweep_stale_temp_dirs();
+    guard_.emplace();
     dir_.emplace("idbench-check");
     spill_ = std::make_unique<PartitionSet<Rec>>(dir_->path(), "p", 0, kPartitionBits);
     for (const Rec& r : records_) spill_->add(r);
@@ -242,6 +244,7 @@ class Finder final : public DuplicateFinder::Impl {
   }
 
   void process_file(const std::string& path, int depth) {
+    plumbing::throw_if_interrupted();
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) temp_failure(path, errno);
     const std::uint64_t bytes = static_cast<std::uint64_t>(st.st_size);
@@ -270,6 +273,7 @@ class Finder final : public DuplicateFinder::Impl {
     std::ifstream in(path, std::ios::binary);
     std::vector<Rec> buf(kBufferRecords * 16);
     while (in) {
+      plumbing::throw_if_interrupted();
       in.read(reinterpret_cast<char*>(buf.data()),
               static_cast<std::streamsize>(buf.size() * sizeof(Rec)));
       const auto n = static_cast<std::size_t>(in.gcount()) / sizeof(Rec);
@@ -316,6 +320,9 @@ class Finder final : public DuplicateFinder::Impl {
   std::uint64_t max_in_memory_;
   std::uint64_t next_pos_ = 0;
   std::vector<Rec> records_;
+  // While the partitions exist, SIGINT/SIGTERM/SIGHUP unwind (Interrupted) instead of killing
+  // the process, so that the directory goes with them; declared first, it outlives dir_.
+  std::optional<plumbing::InterruptGuard> guard_;
   std::optional<plumbing::TempDir> dir_;
   std::unique_ptr<PartitionSet<Rec>> spill_;
   int splits_ = 0;

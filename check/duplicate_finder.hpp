@@ -8,6 +8,9 @@
 // scanned for equal neighbours. Above it they are spilled to 256 partition files in a private
 // temp dir (plumbing::TempDir: removed on exit, swept at the next start after a SIGKILL), and
 // each partition is sorted in memory in turn; a partition still over budget is split again.
+// While the partitions exist, SIGINT/SIGTERM/SIGHUP are caught (plumbing::InterruptGuard):
+// finish() and a reading IdReader then throw plumbing::Interrupted (exit 130), and the
+// unwinding removes the partitions.
 //
 // Partitions are chosen by a hash of the whole value, not by its top bits: the IDs of one run
 // of a time-ordered generator share their top bits (a billion Snowflake IDs span minutes),

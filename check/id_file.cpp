@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "check/id_text.hpp"
+#include "plumbing/child_process.hpp"
 
 namespace idbench {
 namespace {
@@ -42,6 +43,8 @@ bool IdReader::refill() {
   have_ -= start_;
   start_ = 0;
   for (;;) {
+    // A signal a caller's InterruptGuard caught ends a read (even one blocked on a pipe).
+    plumbing::throw_if_interrupted();
     const ssize_t n = ::read(fd_, buf_.data() + have_, buf_.size() - have_);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw IdFileError(fmt::format("{}: cannot read: {}", path_, std::strerror(errno)));

@@ -46,16 +46,10 @@ std::vector<int> free_ports(int count) {
   return ports;
 }
 
-
-plumbing::TempDir swept_temp_dir() {
-  plumbing::sweep_stale_temp_dirs();  // first: what a SIGKILLed run left
-  return plumbing::TempDir("idbench-etcd");
-}
-
 }  // namespace
 
 struct EtcdCluster::State {
-  explicit State(EtcdClusterOptions o) : options(std::move(o)), dir(swept_temp_dir()) {}
+  explicit State(EtcdClusterOptions o) : options(std::move(o)), dir("idbench-etcd") {}
   EtcdClusterOptions options;
   plumbing::InterruptGuard guard;  // before the members: outlives them
   plumbing::TempDir dir;

@@ -54,6 +54,29 @@ inputs)
   got=$?
   if [ $got -ne 130 ]; then echo "FAIL: SIGINT: exit $got, want 130"; cat "$tmp/err"; failures=$((failures + 1))
   else echo "ok: SIGINT exits 130"; fi
+  # SIGKILL leaves the run's directory; the next run sweeps it, also without an etcd cluster
+  # (whose start used to be the only sweep). Each run is stopped once its directory exists.
+  started_dir() {  # PID: waits (at most 10 s) for its idbench-workerids directory
+    for _ in $(seq 100); do
+      ls -d "${TMPDIR:-/tmp}"/idbench-workerids-"$1"-* >/dev/null 2>&1 && return 0
+      sleep 0.1
+    done
+    return 1
+  }
+  static=(worker-ids --worker-ids static --behaviour unfenced "${quick[@]}")
+  "$idbench" "${static[@]}" >/dev/null 2>&1 &
+  killed=$!
+  started_dir $killed || echo "FAIL: the static run made no directory"
+  kill -9 $killed
+  wait $killed 2>/dev/null
+  "$idbench" "${static[@]}" >/dev/null 2>&1 &
+  next=$!
+  started_dir $next
+  kill -INT $next
+  wait $next
+  left=$(ls -d "${TMPDIR:-/tmp}"/idbench-workerids-"$killed"-* 2>/dev/null)
+  if [ -n "$left" ]; then echo "FAIL: the next run did not sweep $left"; failures=$((failures + 1))
+  else echo "ok: the next static run swept the SIGKILLed one's directory"; passes=$((passes + 1)); fi
   ;;
 pause)
   expect 1 "unfenced: the zombie's duplicates fail the gate" \

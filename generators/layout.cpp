@@ -75,6 +75,15 @@ constexpr int kMaxGenBits = 14;
                                       }()));
 }
 
+// A field given 0 bits: spelled out for gen (where leaving the key out means none) and
+// caught in from_spec for the fields every layout has.
+[[noreturn]] void zero_width(std::string_view layout, std::string_view field) {
+  throw LayoutError(Code::zero_width_field,
+                    fmt::format("layout '{}': the {} field has 0 bits; every field needs at "
+                                "least one",
+                                layout, field));
+}
+
 [[noreturn]] void malformed(std::string_view spec, std::string_view why) {
   fail(Code::malformed_spec, spec, why);
 }
@@ -159,6 +168,7 @@ LayoutSpec parse_spec(std::string_view text) {
       spec.spare_bit = spare == 1;
     } else if (key == "gen") {
       spec.gen_bits = parse_bits(text, key, value);
+      if (spec.gen_bits == 0) zero_width(text, "gen");
     } else if (key == "low") {
       if (value != "seq" && value != "node") malformed(text, "low must be seq or node");
       spec.node_in_low_bits = value == "node";
@@ -236,12 +246,7 @@ void check_time(const LayoutSpec& spec, std::int64_t now_unix_ms) {
 }  // namespace
 
 Layout Layout::from_spec(LayoutSpec spec, std::int64_t now_unix_ms) {
-  const auto zero = [&](std::string_view field) {
-    throw LayoutError(Code::zero_width_field,
-                      fmt::format("layout '{}': the {} field has 0 bits; every field needs at "
-                                  "least one",
-                                  spec.name, field));
-  };
+  const auto zero = [&](std::string_view field) { zero_width(spec.name, field); };
   if (spec.ts_bits == 0) zero("ts");
   if (spec.seq_bits == 0) zero("seq");
   if (spec.node.empty()) zero("node");

@@ -14,15 +14,15 @@
 //
 // A spec string is `ts=BITS,node=BITS[+BITS],seq=BITS[,unit=Nms|Ns][,epoch=UNIX_MS]` plus two
 // optional keys for what the presets need: `spare=0|1` (default 1) and `low=seq|node`
-// (default seq), and `gen=BITS` (default 0): a generation counter for the clock-sequence
-// policy (policy.hpp), taken from the node field: it sits in the node field's top bits, so
-// `ts=41,node=8,gen=2,seq=12` is Twitter's 10 machine bits as 2 generation + 8 node bits.
+// (default seq), and `gen=BITS` (1..14; left out, none): a generation counter for the
+// clock-sequence policy (policy.hpp), taken from the node field: it sits in the node field's top
+// bits, so `ts=41,node=8,gen=2,seq=12` is Twitter's 10 machine bits as 2 generation + 8 node bits.
 // Every gen bit halves the node space (1,024 → 256 nodes here) and buys twice the backward
-// steps the policy survives without waiting (4 generations: 3 steps). Each key at most once. The unit is 1 ms to 1 s (default 1ms: a longer tick
-// would stall a generator for that long on sequence overflow); the epoch is Unix ms from 0
-// to now (default 0); every tick's Unix ms must fit int64, so no arithmetic on a layout's
-// fields overflows. Every invalid layout is a `LayoutError` whose code names the broken
-// rule; a layout that exists is valid.
+// steps the policy survives without waiting (4 generations: 3 steps). Each key at most once. The
+// unit is 1 ms to 1 s (default 1ms: a longer tick would stall a generator for that long on sequence
+// overflow); the epoch is Unix ms from 0 to now (default 0); every tick's Unix ms must fit int64,
+// so no arithmetic on a layout's fields overflows. Every invalid layout is a `LayoutError` whose
+// code names the broken rule; a layout that exists is valid.
 //
 // Thread safety: immutable after construction; share freely.
 #pragma once

@@ -154,6 +154,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "0 bits"},
         BadLayout{"ZeroTsBits", "ts=0,node=10,seq=12", LayoutError::Code::zero_width_field,
                   "ts field"},
+        BadLayout{"ZeroGenBits", "ts=41,node=10,gen=0,seq=12", LayoutError::Code::zero_width_field,
+                  "gen field"},
         BadLayout{"ZeroUnit", "ts=41,node=10,seq=12,unit=0ms", LayoutError::Code::unit_out_of_range,
                   "1ms to 1s"},
         BadLayout{"NegativeUnit", "ts=41,node=10,seq=12,unit=-5ms",

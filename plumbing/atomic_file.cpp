@@ -67,6 +67,11 @@ std::optional<int> named_descriptor(const std::string& path) {
   return std::nullopt;
 }
 
+// The name of a writer's temp file beside `final_path`, but for its number.
+std::string temp_prefix(const std::string& final_path) {
+  return fmt::format("{}/.{}.tmp-{}-", dir_of(final_path), base_of(final_path), ::getpid());
+}
+
 int next_temp_number() {
   // Relaxed: only uniqueness matters, no other memory is published through the counter.
   static std::atomic<int> counter{0};
@@ -127,12 +132,19 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     if (fd_ < 0) fail("cannot write", errno);
     return;
   }
-  const std::string prefix =
-      fmt::format("{}/.{}.tmp-{}-", dir_of(final_path_), base_of(final_path_), ::getpid());
-  do {
-    temp_path_ = prefix + std::to_string(next_temp_number());
-    fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  } while (fd_ < 0 && errno == EEXIST);
+  // A file without a name (O_TMPFILE) cannot be left behind: whatever ends the process, a
+  // signal at its default action or SIGKILL included, the kernel frees it. It gets its name at
+  // commit, linked through /proc/self/fd. Where either is missing, a named temp file instead.
+  if (::access("/proc/self/fd", X_OK) == 0) {
+    fd_ = ::open(dir_of(final_path_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    unnamed_ = fd_ >= 0;
+  }
+  if (!unnamed_) {
+    do {
+      temp_path_ = temp_prefix(final_path_) + std::to_string(next_temp_number());
+      fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    } while (fd_ < 0 && errno == EEXIST);
+  }
   if (fd_ < 0) {
     const int err = errno;
     temp_path_.clear();
@@ -152,6 +164,7 @@ OutputFile::OutputFile(OutputFile&& other) noexcept
       written_(other.written_),
       fd_(other.fd_),
       through_(other.through_),
+      unnamed_(other.unnamed_),
       done_(other.done_) {
   other.temp_path_.clear();
   other.fd_ = -1;
@@ -187,13 +200,35 @@ void OutputFile::finish() {
   if (::fsync(fd_) != 0 && !(through_ && (errno == EINVAL || errno == EROFS))) {
     fail("cannot write", errno);
   }
+  if (!unnamed_) close_fd();  // an unnamed file lives only while open: closed once named
+}
+
+void OutputFile::close_fd() {
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0 && errno != EINTR) fail("cannot write", errno);
 }
 
+// Links the finished unnamed file to a temp name of its own (the rename's source): the only
+// moment a killed writer could leave a file behind, swept by the next run.
+void OutputFile::name_unnamed() {
+  const std::string self = fmt::format("/proc/self/fd/{}", fd_);
+  int rc = 0;
+  do {
+    temp_path_ = temp_prefix(final_path_) + std::to_string(next_temp_number());
+    rc = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temp_path_.c_str(), AT_SYMLINK_FOLLOW);
+  } while (rc != 0 && errno == EEXIST);
+  if (rc != 0) {
+    const int err = errno;
+    temp_path_.clear();
+    fail("cannot write", err);
+  }
+  close_fd();
+}
+
 void OutputFile::publish() {
   if (!through_) {
+    if (unnamed_) name_unnamed();
     if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) fail("cannot write", errno);
     temp_path_.clear();
     const int dir = ::open(dir_of(final_path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

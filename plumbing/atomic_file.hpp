@@ -6,18 +6,21 @@
 //   out.commit();                       // flush, fsync, close, rename into place, fsync the dir
 //
 // What the target is decides how it is written:
-//   * a regular file, or a path that does not exist: written to `<dir>/.<name>.tmp-<pid>-<n>`
-//     (unique per writer, also between threads and processes) and renamed over the target
-//     only by commit(). Destroyed without commit, or failing, it removes the temp file, so
-//     the old file stays intact and nothing is left behind;
+//   * a regular file, or a path that does not exist: written to an unnamed file in the
+//     target's directory (O_TMPFILE), which no signal or SIGKILL can leave behind; commit()
+//     links it as `<dir>/.<name>.tmp-<pid>-<n>` (unique per writer, also between threads and
+//     processes) and renames that over the target at once. Where the file system has no
+//     O_TMPFILE, it is that named file from the start. Destroyed without commit, or failing,
+//     it removes the temp file, so the old file stays intact and nothing is left behind;
 //   * a symlink: resolved first; the link's final target is written as above, the link stays;
 //   * anything else that can be opened for writing (/dev/stdout, /dev/null, a FIFO, a tty,
 //     a character device): written through, never replaced;
 //   * a directory, a missing parent directory, an unwritable place: OutputError at once.
 //   An empty path or "-" is standard output (written through; commit() flushes and checks it).
 //
-// `sweep_stale_temp_files(dir)` removes temp files of writers whose process is gone (a killed
-// run), and is called by every command that writes into a directory before it starts.
+// `sweep_stale_temp_files(dir)` removes named temp files of writers whose process is gone (a
+// run killed between link and rename, or on a file system without O_TMPFILE), and is called
+// by every command that writes into a directory before it starts.
 //
 // Thread safety: an OutputFile is thread-compatible; different objects may be used at once.
 #pragma once
@@ -64,17 +67,20 @@ class OutputFile {
  private:
   friend void commit_all(std::vector<OutputFile>& files);
   void flush_buffer();
-  void finish();   // flush, fsync, close; the temp file stays until publish() or abandon()
+  void finish();   // flush, fsync, close (an unnamed file stays open until publish())
   void publish();  // rename the finished temp file into place, fsync the directory
+  void close_fd();
+  void name_unnamed();
   [[noreturn]] void fail(const char* what, int err);
 
   std::string path_;        // as given
   std::string final_path_;  // symlinks resolved
-  std::string temp_path_;   // empty when written through
+  std::string temp_path_;   // empty when written through or (until publish()) unnamed
   std::string buffer_;      // bytes not yet handed to write(2)
   std::size_t written_ = 0;
   int fd_ = -1;
   bool through_ = false;
+  bool unnamed_ = false;  // an O_TMPFILE temp file, named only by publish()
   bool done_ = false;
 };
 

@@ -20,13 +20,6 @@ constexpr int kStartTimeoutS = 90;
 constexpr int kPingTimeoutS = 10;
 constexpr std::int64_t kStopGraceNs = 30 * kSecondNs;
 
-// Makes the directory after sweeping what killed runs left (the sweep must come first: it
-// is the only chance a SIGKILLed run's directory has of going away).
-TempDir swept_temp_dir(std::string_view prefix) {
-  sweep_stale_temp_dirs();
-  return TempDir(prefix);
-}
-
 // Our environment with `extra` (KEY=VALUE) added; an extra entry replaces ours of that KEY.
 std::vector<std::string> environment_with(const std::vector<std::string>& extra) {
   std::vector<std::string> env;
@@ -44,7 +37,7 @@ std::vector<std::string> environment_with(const std::vector<std::string>& extra)
 }  // namespace
 
 DbServer::DbServer(std::string_view prefix, std::optional<RunAs> run_as)
-    : dir_(swept_temp_dir(prefix)), run_as_(run_as), log_(dir_.path() + "/server.log") {
+    : dir_(prefix), run_as_(run_as), log_(dir_.path() + "/server.log") {
   if (run_as_) dir_.give_to(run_as_->uid, run_as_->gid);
 }
 

@@ -16,6 +16,7 @@
 //     plumbing::Interrupted, removing the directory;
 //   * the destructor stops the server (SIGTERM, then SIGKILL after 30 s) and removes the
 //     directory; what a SIGKILL leaves is swept (owner pid gone) when the next engine starts.
+//     Either removal also takes the SysV segment a killed PostgreSQL leaves (postgres_shm.hpp).
 //
 // Thread safety: thread-compatible.
 #pragma once
@@ -33,7 +34,7 @@ namespace idbench::plumbing {
 
 class DbServer {
  public:
-  // Sweeps stale idbench temp dirs, then makes `$TMPDIR/<prefix>-<pid>-XXXXXX`, given to
+  // Makes `$TMPDIR/<prefix>-<pid>-XXXXXX` (sweeping stale idbench temp dirs first), given to
   // `run_as` (who then also runs every command and the server) when set.
   DbServer(std::string_view prefix, std::optional<RunAs> run_as);
   ~DbServer();

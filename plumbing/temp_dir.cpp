@@ -10,8 +10,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include "generators/errors.hpp"
+#include "plumbing/postgres_shm.hpp"
 
 namespace idbench::plumbing {
 namespace {
@@ -22,6 +24,21 @@ namespace fs = std::filesystem;
 constexpr std::size_t kRandomSuffix = 6;
 // "idbench-" and at least one character naming what the directory is for.
 constexpr std::size_t kFirstOwnerDash = 9;
+
+// Removes a temp dir and everything in it, first the SysV segments of PostgreSQL data
+// directories in it (the directory itself or one level down, where DbServer puts them):
+// a killed server leaves its segment, which would otherwise outlive the directory until a
+// reboot.
+void remove_tree(const fs::path& dir, std::error_code& ec) {
+  std::vector<std::string> dirs{dir.string()};
+  std::error_code list_ec;
+  for (const auto& entry : fs::directory_iterator(dir, list_ec)) {
+    std::error_code kind_ec;
+    if (fs::is_directory(entry.symlink_status(kind_ec))) dirs.push_back(entry.path().string());
+  }
+  remove_postgres_segments(dirs);
+  fs::remove_all(dir, ec);
+}
 
 // True only when no process has `pid`: EPERM (someone else's process) counts as alive, so a
 // sweep never removes a directory whose owner might still be running.
@@ -59,6 +76,7 @@ TempDir::TempDir(std::string_view prefix) {
   if (!prefix.starts_with("idbench-")) {
     throw Error(fmt::format("temp dir prefix '{}' does not start with idbench-", prefix));
   }
+  sweep_stale_temp_dirs();
   std::string tmpl = fmt::format("{}/{}-{}-XXXXXX", temp_root(), prefix, ::getpid());
   if (::mkdtemp(tmpl.data()) == nullptr) {  // mkdtemp makes it 0700
     throw Error(fmt::format("cannot create a temp directory {}: {}", tmpl, std::strerror(errno)));
@@ -69,7 +87,7 @@ TempDir::TempDir(std::string_view prefix) {
 TempDir::~TempDir() {
   if (path_.empty()) return;
   std::error_code ec;
-  fs::remove_all(path_, ec);  // best effort: what stays is swept by the next run
+  remove_tree(path_, ec);  // best effort: what stays is swept by the next run
 }
 
 TempDir::TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
@@ -101,7 +119,7 @@ int sweep_stale_temp_dirs() {
     std::error_code kind_ec;
     if (!fs::is_directory(entry.symlink_status(kind_ec))) continue;
     std::error_code rm_ec;
-    fs::remove_all(entry.path(), rm_ec);
+    remove_tree(entry.path(), rm_ec);
     if (!rm_ec) ++removed;
   }
   return removed;

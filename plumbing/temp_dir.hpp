@@ -6,6 +6,9 @@
 // Every directory names the pid that made it. `sweep_stale_temp_dirs()` removes the
 // directories (under $TMPDIR, or /tmp) whose owner pid is no longer running, so the next run
 // of any idbench command sweeps what a SIGKILL left. It never touches a live run's directory.
+// Removing a directory, by its TempDir or by the sweep, first removes the SysV segment of a
+// PostgreSQL data directory in it (the directory or one level down) that a killed server
+// left (postgres_shm.hpp).
 //
 // Thread safety: thread-compatible; sweeping is safe at any time (the file system is the state).
 #pragma once
@@ -21,8 +24,9 @@ std::string temp_root();
 
 class TempDir {
  public:
-  // Creates `<temp_root>/<prefix>-<pid>-XXXXXX`; prefix must start with "idbench-".
-  // Throws idbench::Error naming the path and errno text on failure.
+  // Creates `<temp_root>/<prefix>-<pid>-XXXXXX`; prefix must start with "idbench-". Sweeps
+  // first (sweep_stale_temp_dirs), so that every command that makes a temp dir removes what
+  // a SIGKILLed run left. Throws idbench::Error naming the path and errno text on failure.
   explicit TempDir(std::string_view prefix);
   ~TempDir();  // removes the tree; never throws
   TempDir(const TempDir&) = delete;

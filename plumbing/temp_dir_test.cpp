@@ -97,6 +97,16 @@ TEST_F(TempDirTest, SweepRemovesTheDirectoriesOfDeadOwnersAndKeepsTheLiving) {
   EXPECT_EQ(sweep_stale_temp_dirs(), 0);
 }
 
+// Every maker of a temp dir sweeps, not only those that remembered to call the sweep: a
+// SIGKILLed `worker-ids --worker-ids static` left its idbench-workerids dir for good.
+TEST_F(TempDirTest, MakingOneSweepsTheDirectoriesOfDeadOwners) {
+  const fs::path stale = root_ / fmt::format("idbench-workerids-{}-AbC123", dead_pid());
+  fs::create_directories(stale / "node-0");
+  const TempDir dir("idbench-test");
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(dir.path()));
+}
+
 TEST_F(TempDirTest, GiveToHandsTheWholeTreeToAnotherUser) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to chown";
   TempDir dir("idbench-test");

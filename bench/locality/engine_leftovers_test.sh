@@ -3,7 +3,7 @@
 # killed with -9 once its server is up, no server process survives it (the
 # parent-death signal outlives the drop to `nobody`) and the temp dir it could not remove is
 # swept by the next run; interrupted with SIGINT, it stops its server and removes its dir.
-# Neither leaves shared memory in /dev/shm.
+# Neither leaves shared memory in /dev/shm, nor PostgreSQL's SysV segment.
 #
 #   engine_leftovers_test.sh IDBENCH postgres|mariadb
 # Exit 77 (ctest: skipped) when the engine's packages are not installed.
@@ -60,16 +60,42 @@ shm_left() {
   [ -z "$stayed" ] || fail "$1 left shared memory in /dev/shm:$stayed"
 }
 
+# PostgreSQL's SysV segment (its interlock), which a killed server never removes: "KEY SHMID"
+# from the 7th line of postmaster.pid, written once the server made it (after its socket), so
+# waited for (at most 30 s). Prints nothing for another engine.
+segment_of() {
+  [ "$engine" = postgres ] || return 0
+  i=0
+  while [ $i -lt 300 ]; do
+    for d in "$work"/idbench-postgres-"$1"-*; do
+      line=$(sed -n 7p "$d/data/postmaster.pid" 2>/dev/null)
+      [ -n "$line" ] && { echo $line; return 0; }
+    done
+    sleep 0.1
+    i=$((i + 1))
+  done
+  fail "run $1: postmaster.pid never named a SysV segment"
+}
+# True while the segment with this key and id exists (/proc/sysvipc/shm: key, shmid first).
+segment_exists() {
+  [ $# -eq 2 ] && awk -v k="$1" -v id="$2" 'NR > 1 && $1 == k && $2 == id { f = 1 } END { exit !f }' /proc/sysvipc/shm
+}
+
 # 1. SIGKILL once the server is up.
 "$idbench" locality --keys "$work/keys.txt" --engine "$engine" >/dev/null 2>"$work/err1" &
 run=$!
+segment=""
 if wait_for_server $run; then
+  segment=$(segment_of $run)
   kill -9 $run
   wait $run 2>/dev/null
   leftovers_gone "kill -9"
   shm_left "kill -9"
   ls -d "$work"/idbench-"$engine"-"$run"-* >/dev/null 2>&1 ||
     fail "expected the killed run's directory to be left for the sweep"
+  # shellcheck disable=SC2086  # "KEY SHMID": two words
+  [ -z "$segment" ] || segment_exists $segment ||
+    fail "expected the killed server's SysV segment $segment to be left for the sweep"
 else
   fail "the $engine server never came up:"; cat "$work/err1"
   kill -9 $run 2>/dev/null
@@ -81,17 +107,22 @@ seq 1 1000 >"$work/few.txt"
   { fail "the sqlite run failed:"; cat "$work/err2"; }
 left=$(ls -d "$work"/idbench-* 2>/dev/null)
 [ -z "$left" ] || fail "the next run did not sweep: $left"
+# shellcheck disable=SC2086
+segment_exists $segment && fail "the next run did not sweep the SysV segment (key, id) $segment"
 
 # 3. SIGINT: the run stops its server and removes its directory itself.
 "$idbench" locality --keys "$work/keys.txt" --engine "$engine" >/dev/null 2>"$work/err3" &
 run=$!
 if wait_for_server $run; then
+  segment=$(segment_of $run)
   kill -INT $run
   wait $run
   status=$?
   [ $status -eq 130 ] || { fail "an interrupted run exited $status, not 130:"; cat "$work/err3"; }
   leftovers_gone "SIGINT"
   shm_left "SIGINT"
+  # shellcheck disable=SC2086
+  segment_exists $segment && fail "SIGINT left the SysV segment (key, id) $segment"
   left=$(ls -d "$work"/idbench-* 2>/dev/null)
   [ -z "$left" ] || fail "SIGINT left its directory: $left"
 else

@@ -66,10 +66,9 @@ class SqliteEngine final : public Engine {
       throw Error("secondary indexes are modelled for InnoDB: use --engine model or mariadb");
     }
     const auto start = std::chrono::steady_clock::now();
-    // A signal unwinds (Interrupted) so the directory goes; what a SIGKILL leaves is swept here
-    // by the next run.
+    // A signal unwinds (Interrupted) so the directory goes; what a SIGKILL leaves is swept by
+    // the next run's first TempDir.
     const plumbing::InterruptGuard guard;
-    plumbing::sweep_stale_temp_dirs();
     const plumbing::TempDir dir("idbench-sqlite");
     Metrics m;
     m.engine = "sqlite";
