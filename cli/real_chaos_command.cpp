@@ -8,8 +8,8 @@
 //   idbench real-chaos --scenario all
 //
 // Exit status: 0 when every verdict passed, 1 when one failed (duplicates, unavailable, fault
-// not applied, no evidence), 2 on bad input, 4 when MariaDB is not installed, 130 when
-// interrupted (servers and adapters killed, their directories removed).
+// not applied, no evidence, machine starved), 2 on bad input, 4 when MariaDB is not installed,
+// 130 when interrupted (servers and adapters killed, their directories removed).
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>

@@ -12,6 +12,8 @@ add_dependencies(idbench_real_faults idbench-mariadb-adapter)
 
 # Figures and verdicts on planted records: no servers.
 idbench_test(faults_judge_test SOURCES faults_judge_test.cpp LIBS idbench_real_faults)
+# A starved part played again, then named the machine's fault: fake adapters, no servers.
+idbench_test(faults_starved_test SOURCES faults_starved_test.cpp LIBS idbench_real_faults CONCURRENT)
 
 # Real servers (skipped without MariaDB). Every test of the group runs with TMPDIR set to one
 # private directory; the fixture cleanup fails if a process or a directory refers to it after.

@@ -115,6 +115,25 @@ class Stage {
     }
   }
 
+  // Returns once every client of `pool` has received options.issuing_ids IDs more than
+  // `since` (ids_per_client() taken earlier; empty: from the start), so that the side of the
+  // fault `side` names has evidence; throws MachineStarved after options.issuing_deadline_s.
+  void await_issuing(const ClientPool& pool, const std::vector<std::uint64_t>& since,
+                     std::string_view side) const {
+    const auto wait = static_cast<std::int64_t>(options_.issuing_deadline_s * 1e9);
+    if (pool.await_ids(since, options_.issuing_ids, chaos::mono_ns() + wait)) return;
+    std::string got;
+    const std::vector<std::uint64_t> now = pool.ids_per_client();
+    for (std::size_t i = 0; i < now.size(); ++i) {
+      got +=
+          fmt::format("{}{}", got.empty() ? "" : ", ", now[i] - (i < since.size() ? since[i] : 0));
+    }
+    throw MachineStarved(fmt::format(
+        "the clients received {} IDs {} within {:.1f} s, {} each wanted: the machine did not let "
+        "them issue",
+        got, side, options_.issuing_deadline_s, options_.issuing_ids));
+  }
+
  private:
   std::string scenario_;
   const FaultOptions& options_;
@@ -185,11 +204,34 @@ Crash crash_and_restart(const Stage& st, UnderLoad& u, MariadbServer& server,
   return c;
 }
 
+std::vector<FaultPart> one_part(FaultPart p) {
+  std::vector<FaultPart> out;
+  out.push_back(std::move(p));
+  return out;
+}
+
+void add_parts(FaultRun& r, std::vector<FaultPart> parts) {
+  for (FaultPart& p : parts) r.parts.push_back(std::move(p));
+}
+
+// What a part that never ran knows of itself: its system and label.
+FaultPart shape_of(const RealSystem& s, std::string label = "") {
+  FaultPart p;
+  p.system = s.name;
+  p.label = std::move(label);
+  p.width = s.exec.width.value_or(IdWidth::bits64);
+  p.id_time = s.exec.id_time;
+  return p;
+}
+
 // A scenario that plays its fault on each of its systems in turn.
 FaultRun on_each(std::string_view scenario, std::initializer_list<std::string_view> names,
                  const FaultOptions& o, FaultPart (*play)(const RealSystem&, const FaultOptions&)) {
   FaultRun r{std::string(scenario), "", {}, {}};
-  for (const RealSystem* s : systems_for(scenario, names, o)) r.parts.push_back(play(*s, o));
+  for (const RealSystem* s : systems_for(scenario, names, o)) {
+    add_parts(r, play_unstarved([&] { return one_part(play(*s, o)); }, one_part(shape_of(*s)),
+                                kStarvedRetries, o.progress));
+  }
   return r;
 }
 
@@ -230,13 +272,17 @@ FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
   st.event({&r}, "snapshot of server 0 (a cold copy of its data directory)");
   const std::string copy = server0.snapshot();
   const std::int64_t copied_ns = st.event({&r}, "server 0 serves again after the snapshot");
+  const std::vector<std::uint64_t> at_copy = pool.ids_per_client();
   st.hold(1.5, "serving after the snapshot", {&pool});
+  st.await_issuing(pool, at_copy, "between the copy and the restore");
   server0.stop();
   st.event({&r}, "server 0 stopped; its data directory restored from the copy");
   server0.restore(copy);
   server0.start();
   const std::int64_t restored_ns = st.event({&r}, "server 0 started on the restored copy");
+  const std::vector<std::uint64_t> at_restore = pool.ids_per_client();
   st.hold(1.5, "serving after the restore", {&pool});
+  st.await_issuing(pool, at_restore, "after the restore");
   FaultPart& p = u.collect(st);
   p.verdict = judge_ticket_restore(p, copied_ns, restored_ns);
   return std::move(p);
@@ -251,6 +297,7 @@ FaultPart ticket_server_down_on(const RealSystem& sys, const FaultOptions& o) {
   const Stage st("ticket-server-down", o);
   UnderLoad u(st, sys, MariadbSettings{}, o);
   st.hold(1.0, "both servers up", {u.pool.get()});
+  st.await_issuing(*u.pool, {}, "before the kill");
   const Crash c = crash_and_restart(st, u, u.server(1), "server 1", 2.0);
   st.hold(1.5, "both servers up again", {u.pool.get()});
   FaultPart& p = u.collect(st);
@@ -263,6 +310,11 @@ FaultRun ticket_server_down(const FaultOptions& o) {
                  o, ticket_server_down_on);
 }
 
+std::string kill9_label(int flush, int lock_mode) {
+  return fmt::format("innodb_flush_log_at_trx_commit={}, innodb_autoinc_lock_mode={}", flush,
+                     lock_mode);
+}
+
 FaultPart auto_increment_kill9_once(const RealSystem& sys, const FaultOptions& o, int flush,
                                     int lock_mode) {
   const Stage st("auto-increment-kill9", o);
@@ -270,12 +322,14 @@ FaultPart auto_increment_kill9_once(const RealSystem& sys, const FaultOptions& o
   base.flush_log_at_trx_commit = flush;
   base.autoinc_lock_mode = lock_mode;
   UnderLoad u(st, sys, base, o);
-  u.part.label = fmt::format("innodb_flush_log_at_trx_commit={}, innodb_autoinc_lock_mode={}",
-                             flush, lock_mode);
+  u.part.label = kill9_label(flush, lock_mode);
   st.say(u.part.settings);
   st.hold(1.5, "serving", {u.pool.get()});
+  st.await_issuing(*u.pool, {}, "before the crash");
   const Crash c = crash_and_restart(st, u, u.server(0), "mariadbd", 0);
+  const std::vector<std::uint64_t> at_back = u.pool->ids_per_client();
   st.hold(1.5, "serving after recovery", {u.pool.get()});
+  st.await_issuing(*u.pool, at_back, "after recovery");
   FaultPart& p = u.collect(st);
   p.verdict = judge_kill9(p, c.killed_ns, c.back_ns);
   return std::move(p);
@@ -286,7 +340,11 @@ FaultRun auto_increment_kill9(const FaultOptions& o) {
   for (const RealSystem* s : systems_for("auto-increment-kill9", {"mariadb-auto-increment"}, o)) {
     for (const int flush : o.flush_values) {
       for (const int lock_mode : o.lock_modes) {
-        r.parts.push_back(auto_increment_kill9_once(*s, o, flush, lock_mode));
+        const std::string label = kill9_label(flush, lock_mode);
+        add_parts(r,
+                  play_unstarved(
+                      [&] { return one_part(auto_increment_kill9_once(*s, o, flush, lock_mode)); },
+                      one_part(shape_of(*s, label)), kStarvedRetries, o.progress));
       }
     }
   }
@@ -343,9 +401,8 @@ void probe_all(UuidRig& rig, FaultPart& a, FaultPart& b) {
   b.records.probes.push_back(probe(*rig.servers()[1]));
 }
 
-FaultRun uuid_clock_back(const FaultOptions& o) {
+std::vector<FaultPart> uuid_clock_back_parts(const FaultOptions& o) {
   const Stage st("uuid-clock-back", o);
-  systems_for("uuid-clock-back", {"mariadb-uuid", "mariadb-uuid-short"}, o);
   const FakedClock clock;
   UuidRig rig(clock);
   FaultPart a = part_of(rig.uuid_sys, rig.uuid), b = part_of(rig.short_sys, rig.shortid);
@@ -355,20 +412,42 @@ FaultRun uuid_clock_back(const FaultOptions& o) {
   ClientPool pa(rig.uuid.exec_spec(), o.clients, one_server);
   ClientPool pb(rig.shortid.exec_spec(), o.clients, one_server);
   st.hold(1.5, "serving", {&pa, &pb});
+  st.await_issuing(pa, {}, "before the step");
+  st.await_issuing(pb, {}, "before the step");
   clock.set_offset_s(-kUuidStepBackS);
   const std::int64_t step_ns = chaos::true_ns();
   st.event({&a.records, &b.records},
            fmt::format("the servers' wall clock stepped back {} s", kUuidStepBackS));
   probe_all(rig, a, b);
+  const std::vector<std::uint64_t> a_at_step = pa.ids_per_client();
+  const std::vector<std::uint64_t> b_at_step = pb.ids_per_client();
   st.hold(2.5, "serving with the clock behind", {&pa, &pb});
+  st.await_issuing(pa, a_at_step, "after the step");
+  st.await_issuing(pb, b_at_step, "after the step");
   probe_all(rig, a, b);
   collect_pair(st, pa, pb, a, b);
   a.verdict = judge_uuid_clock_back(a, step_ns, kUuidStepBackS);
   b.verdict = judge_uuid_clock_back(b, step_ns, kUuidStepBackS);
-  FaultRun r{"uuid-clock-back", "", {}, {}};
-  r.parts.push_back(std::move(a));
-  r.parts.push_back(std::move(b));
+  std::vector<FaultPart> parts = one_part(std::move(a));
+  parts.push_back(std::move(b));
+  return parts;
+}
+
+// The UUID scenarios' two parts, played again together when the machine starved them.
+FaultRun uuid_pair(std::string_view scenario, std::initializer_list<std::string_view> names,
+                   const FaultOptions& o, std::vector<FaultPart> (*play)(const FaultOptions&)) {
+  FaultRun r{std::string(scenario), "", {}, {}};
+  systems_for(scenario, names, o);
+  std::vector<FaultPart> starved;
+  for (std::string_view n : names) starved.push_back(shape_of(system_named(n)));
+  add_parts(
+      r, play_unstarved([&] { return play(o); }, std::move(starved), kStarvedRetries, o.progress));
   return r;
+}
+
+FaultRun uuid_clock_back(const FaultOptions& o) {
+  return uuid_pair("uuid-clock-back", {"mariadb-uuid", "mariadb-uuid-short"}, o,
+                   uuid_clock_back_parts);
 }
 
 // The second UUID_SHORT() issued from its first ID (the start-up second in bits 24..55).
@@ -396,9 +475,8 @@ void add_start_seconds(FaultPart& p, std::optional<std::int64_t> first, std::int
       at_or_below));
 }
 
-FaultRun uuid_short_restart_behind(const FaultOptions& o) {
+std::vector<FaultPart> uuid_short_restart_behind_parts(const FaultOptions& o) {
   const Stage st("uuid-short-restart-behind", o);
-  systems_for("uuid-short-restart-behind", {"mariadb-uuid-short", "mariadb-uuid"}, o);
   const FakedClock clock;
   UuidRig rig(clock);
   FaultPart a = part_of(rig.uuid_sys, rig.uuid), b = part_of(rig.short_sys, rig.shortid);
@@ -407,6 +485,8 @@ FaultRun uuid_short_restart_behind(const FaultOptions& o) {
   auto pa = std::make_unique<ClientPool>(rig.uuid.exec_spec(), o.clients, one_server);
   auto pb = std::make_unique<ClientPool>(rig.shortid.exec_spec(), o.clients, one_server);
   st.hold(2.0, "serving", {pa.get(), pb.get()});
+  st.await_issuing(*pa, {}, "before the restart");
+  st.await_issuing(*pb, {}, "before the restart");
   // Stop the clients of the first lifetime before the restart, so the first start second is
   // known: UUID_SHORT()'s first ID carries it.
   pa->stop_into(a.records);
@@ -432,14 +512,20 @@ FaultRun uuid_short_restart_behind(const FaultOptions& o) {
   pa = std::make_unique<ClientPool>(rig.uuid.exec_spec(), o.clients, one_server, o.clients);
   pb = std::make_unique<ClientPool>(rig.shortid.exec_spec(), o.clients, one_server, o.clients);
   st.hold(2.0, "serving after the restart", {pa.get(), pb.get()});
+  st.await_issuing(*pa, {}, "after the restart");
+  st.await_issuing(*pb, {}, "after the restart");
   collect_pair(st, *pa, *pb, a, b);
   a.verdict = judge_restart_behind(a, back_ns, behind);
   b.verdict = judge_restart_behind(b, back_ns, behind);
   add_start_seconds(b, first_start, back_ns);
-  FaultRun r{"uuid-short-restart-behind", "", {}, {}};
-  r.parts.push_back(std::move(b));
-  r.parts.push_back(std::move(a));
-  return r;
+  std::vector<FaultPart> parts = one_part(std::move(b));
+  parts.push_back(std::move(a));
+  return parts;
+}
+
+FaultRun uuid_short_restart_behind(const FaultOptions& o) {
+  return uuid_pair("uuid-short-restart-behind", {"mariadb-uuid-short", "mariadb-uuid"}, o,
+                   uuid_short_restart_behind_parts);
 }
 
 struct Entry {
@@ -474,6 +560,38 @@ const std::vector<Entry>& entries() {
 }
 
 }  // namespace
+
+std::vector<FaultPart> play_unstarved(const std::function<std::vector<FaultPart>()>& play,
+                                      std::vector<FaultPart> starved, int retries, FILE* progress) {
+  std::vector<std::string> why;
+  const std::string who = starved.empty() ? "the part" : starved.front().system;
+  for (int attempt = 0; attempt <= retries; ++attempt) {
+    try {
+      std::vector<FaultPart> parts = play();
+      for (FaultPart& p : parts) {
+        if (!why.empty()) {
+          p.verdict.findings.push_back(
+              fmt::format("retried {} time{}: the machine starved the clients before ({})",
+                          why.size(), why.size() == 1 ? "" : "s", why.front()));
+        }
+      }
+      return parts;
+    } catch (const MachineStarved& e) {
+      why.push_back(e.what());
+      if (progress != nullptr) {
+        fmt::print(progress, "{}: {} (attempt {} of {}){}\n", who, e.what(), attempt + 1,
+                   retries + 1, attempt < retries ? "; playing it again" : "");
+      }
+    }
+  }
+  for (FaultPart& p : starved) {
+    p.verdict = {kMachineStarved, false,
+                 fmt::format("all {} attempts starved, no verdict about the system: {}", why.size(),
+                             why.back()),
+                 why};
+  }
+  return starved;
+}
 
 const std::vector<FaultScenario>& fault_scenarios() {
   static const std::vector<FaultScenario> s = [] {

@@ -29,6 +29,11 @@
 // server's own SYSDATE(6) against true time, and by the IDs' embedded times where they carry
 // any; a run whose probe did not move is "fault not applied" and fails.
 //
+// Evidence: a fault is played only once every client has issued FaultOptions::issuing_ids IDs,
+// and the phase after a recovery lasts until each has issued that many more; a part whose
+// clients the machine starves is played again, then reported "machine starved" (no verdict
+// about the system).
+//
 // Nothing outlives a run: servers are real::MariadbServer (own process group, parent-death
 // signal, swept at the next start), adapters are external::Program; a signal ends the run
 // with plumbing::Interrupted.
@@ -39,6 +44,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -48,6 +54,7 @@
 #include <nlohmann/json.hpp>
 
 #include "external/stderr_capture.hpp"
+#include "generators/errors.hpp"
 #include "generators/id.hpp"
 #include "generators/registry.hpp"
 
@@ -181,11 +188,35 @@ struct FaultOptions {
   // innodb_autoinc_lock_mode values (1 is MariaDB 10.11's default, 2 interleaved).
   std::vector<int> flush_values = {1, 2, 0};
   std::vector<int> lock_modes = {1, 2};
+  // Evidence on both sides of a fault: before it, and after the recovery, every client must
+  // have received `issuing_ids` IDs within `issuing_deadline_s`; else the machine starved the
+  // clients, and the part is played again (kStarvedRetries times at most).
+  std::uint64_t issuing_ids = 10;
+  double issuing_deadline_s = 20;
   // Only the parts on this real system (a scenario runs on one or two); empty: all of them.
   // The UUID scenarios run UUID() and UUID_SHORT() together; naming either keeps both.
   std::string system;
   FILE* progress = nullptr;  // progress lines go here when set
 };
+
+// The machine did not let a part's clients issue: fewer than FaultOptions::issuing_ids IDs per
+// client on one side of its fault within the deadline. Not a finding about the system.
+class MachineStarved : public Error {
+ public:
+  using Error::Error;
+};
+
+// How often a starved part is played again, and the verdict when every attempt starved.
+inline constexpr int kStarvedRetries = 2;
+inline constexpr const char* kMachineStarved = "machine starved";
+
+// Plays `play` (parts of one scenario), again when it throws MachineStarved, `retries` more
+// times at most; the parts of an attempt after a starved one carry the finding "retried N
+// times: …". When every attempt starved, returns `starved` (parts naming only their system and
+// label) with the verdict "machine starved", not passed: the machine's fault, no verdict about
+// the system. Progress lines go to `progress` when set.
+std::vector<FaultPart> play_unstarved(const std::function<std::vector<FaultPart>()>& play,
+                                      std::vector<FaultPart> starved, int retries, FILE* progress);
 
 // Runs one scenario. Throws Error for an unknown name (exit 2), Error with kExitMissingTool
 // semantics from MariadbServer when MariaDB is missing, plumbing::Interrupted on a signal.

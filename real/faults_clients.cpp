@@ -76,6 +76,7 @@ void ClientPool::one_program(std::size_t index, Client& c) {
       const std::int64_t m = chaos::mono_ns();
       for (const Id& id : got) c.ids.push_back({id, t, m, client, server_of_(id)});
       ids_.fetch_add(got.size(), std::memory_order_relaxed);
+      c.received.store(c.ids.size(), std::memory_order_relaxed);
     }
   } catch (const external::ProgramError& e) {
     if (plumbing::interrupted()) throw plumbing::Interrupted();
@@ -84,6 +85,28 @@ void ClientPool::one_program(std::size_t index, Client& c) {
         external::unwrapped(e.what(), client_specs_[index].command, spec_.command);
     c.failures.push_back({chaos::true_ns(), chaos::mono_ns(), client, first_line(message)});
     failures_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+std::vector<std::uint64_t> ClientPool::ids_per_client() const {
+  std::vector<std::uint64_t> out;
+  for (const auto& c : clients_) out.push_back(c->received.load(std::memory_order_relaxed));
+  return out;
+}
+
+bool ClientPool::await_ids(const std::vector<std::uint64_t>& since, std::uint64_t need,
+                           std::int64_t deadline_mono_ns) const {
+  for (;;) {
+    plumbing::throw_if_interrupted();
+    const std::vector<std::uint64_t> now = ids_per_client();
+    bool all = !now.empty();
+    for (std::size_t i = 0; i < now.size(); ++i) {
+      all = all && now[i] >= (i < since.size() ? since[i] : 0) + need;
+    }
+    if (all) return true;
+    const std::int64_t t = chaos::mono_ns();
+    if (t >= deadline_mono_ns) return false;
+    chaos::sleep_until_mono(std::min(deadline_mono_ns, t + 10'000'000));
   }
 }
 

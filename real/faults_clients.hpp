@@ -47,6 +47,13 @@ class ClientPool {
   // Progress counters (relaxed: read for progress lines only).
   std::uint64_t ids() const { return ids_.load(std::memory_order_relaxed); }
   std::uint64_t failures() const { return failures_.load(std::memory_order_relaxed); }
+  // How many IDs each client has received so far.
+  std::vector<std::uint64_t> ids_per_client() const;
+  // Waits until every client has received `need` IDs more than `since` (ids_per_client()
+  // taken earlier; empty: from the start); false at `deadline_mono_ns`, or at once when the
+  // pool has no clients. Throws plumbing::Interrupted after a signal.
+  bool await_ids(const std::vector<std::uint64_t>& since, std::uint64_t need,
+                 std::int64_t deadline_mono_ns) const;
 
   // Stops the clients, joins them and appends what they gathered to `records`, their
   // adapters' stderr among it. Rethrows the first exception a client met that was not a
@@ -59,6 +66,7 @@ class ClientPool {
     std::vector<FailedRequest> failures;
     std::uint64_t requests = 0;
     std::exception_ptr error;
+    std::atomic<std::uint64_t> received{0};  // ids.size(), readable from the pool's thread
   };
   void run(std::size_t index);
   void one_program(std::size_t index, Client& c);

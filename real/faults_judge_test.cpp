@@ -111,6 +111,17 @@ TEST(FaultJudge, ServerDownPassesOnlyWhenEveryRequestIsServed) {
   EXPECT_FALSE(failed.passed);
 }
 
+TEST(FaultJudge, ServerDownWithARepeatedIdIsDuplicatesNotAvailable) {
+  FaultRecords r = counting(100, 2);
+  for (std::int64_t i = 0; i < 20; ++i) add_id(r, 101 + 2 * static_cast<std::uint64_t>(i), 200 + i);
+  add_id(r, 121, 400);  // server 0, after server 1 is back: an ID it handed out before
+  const FaultVerdict v =
+      judge_ticket_server_down(part(std::move(r)), kStart + 150 * kMs, kStart + 300 * kMs);
+  EXPECT_EQ(v.verdict, "DUPLICATES") << v.evidence;
+  EXPECT_FALSE(v.passed);
+  EXPECT_NE(v.evidence.find("duplicates issued: 1 (1 values)"), std::string::npos) << v.evidence;
+}
+
 TEST(FaultJudge, AKilledServerThatStillAnswersIsFaultNotApplied) {
   FaultRecords r = counting(100, 2);
   add_id(r, 102, 250, 1);  // server 1 answered while it was supposedly dead

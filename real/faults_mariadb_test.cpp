@@ -2,7 +2,10 @@
 // seconds each). Skipped when MariaDB is not installed.
 //   * ticket-restore: the planted defect is the restore itself — server 0's counter goes back,
 //     and the scenario must catch the duplicates and fail;
-//   * ticket-server-down: with one server killed, the other serves every request.
+//   * ticket-server-down: with one server killed, the other serves every request;
+//   * auto-increment-kill9 with clients that cannot issue enough before the crash (a planted
+//     starvation: more IDs asked than any client issues in the deadline): played again, then
+//     "machine starved", never "kept".
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -43,6 +46,23 @@ TEST(FaultsOnMariadb, WithOneTicketServerDownTheOtherServesEveryRequest) {
   EXPECT_GT(p.figures.ids_per_server.at(0), 0u);
   EXPECT_EQ(run.verdict.verdict, "available") << to_text(run);
   EXPECT_TRUE(run.verdict.passed);
+}
+
+TEST(FaultsOnMariadb, AKill9WhoseClientsCannotIssueIsMachineStarvedNeverKept) {
+  if (!mariadb_installed()) GTEST_SKIP() << "mariadb-server is not installed";
+  FaultOptions o;
+  o.time_scale = 0.2;
+  o.flush_values = {2};
+  o.lock_modes = {2};
+  o.issuing_ids = 1'000'000'000;
+  o.issuing_deadline_s = 0.5;
+  const FaultRun run = run_fault_scenario("auto-increment-kill9", o);
+  ASSERT_EQ(run.parts.size(), 1u) << to_text(run);
+  const FaultPart& p = run.parts[0];
+  EXPECT_EQ(p.verdict.verdict, kMachineStarved) << to_text(run);
+  EXPECT_FALSE(run.verdict.passed);
+  EXPECT_NE(p.verdict.evidence.find("all 3 attempts starved"), std::string::npos) << to_text(run);
+  EXPECT_NE(p.verdict.evidence.find("before the crash"), std::string::npos) << to_text(run);
 }
 
 }  // namespace

@@ -1,15 +1,18 @@
 // adapter_test.cpp — idbench-mariadb-adapter end to end: every scheme answers on a real
-// server, the ticket pair alternates over two and fails over when one is killed, bad usage
-// exits 2, an unreachable server exits 1; and RunningSystem fills in what the adapter needs.
+// server, the ticket pair alternates over two and fails over when one is killed, deadlocks are
+// retried and never answered with a made-up ID, bad usage exits 2, an unreachable server
+// exits 1; and RunningSystem fills in what the adapter needs.
 // One ticket pair of servers (real/systems.hpp) is shared by the file; skipped when MariaDB is
 // not installed.
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <mutex>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "plumbing/child_process.hpp"
@@ -151,6 +154,54 @@ TEST_F(AdapterTest, TicketPairServesEveryRequestWhenOneServerIsKilled) {
   EXPECT_TRUE(std::regex_match(f.err, std::regex("idbench-mariadb-adapter: retries=1 deadlocks=0 "
                                                  "failovers=5\n")))
       << f.err;
+}
+
+// Concurrent REPLACE INTO on an InnoDB unique key deadlocks: the adapter retries, and every ID
+// it hands out is a real one. Rounds of several adapters run until the summed counters show a
+// deadlock or a lock wait timeout (a round that shows neither proves nothing about them).
+TEST_F(AdapterTest, UnderDeadlocksEveryIdIsRealAndNoneRepeats) {
+  constexpr int kClients = 16;
+  constexpr int kPerRequest = 50;
+  const std::int64_t deadline = plumbing::monotonic_ns() + 90 * kSecondNs;
+  std::set<std::string> seen;
+  std::vector<std::string> zeros, repeats;
+  unsigned long long locked = 0, ids = 0;
+  int rounds = 0;
+  while (locked == 0 && plumbing::monotonic_ns() < deadline) {
+    ++rounds;
+    std::mutex m;
+    std::vector<std::jthread> threads;
+    for (int k = 0; k < kClients; ++k) {
+      threads.emplace_back([&] {
+        Adapter a({"ticket-pair", "--engine", "innodb"}, both());
+        std::vector<std::string> got;
+        for (int r = 0; r < 5; ++r) {
+          const auto more = a.request(kPerRequest);
+          got.insert(got.end(), more.begin(), more.end());
+        }
+        const Finished f = a.finish();
+        std::smatch c;
+        const bool summary = std::regex_search(
+            f.err, c, std::regex("retries=([0-9]+) deadlocks=([0-9]+) failovers=0"));
+        const std::lock_guard lock(m);
+        EXPECT_EQ(f.status, 0) << f.err;
+        EXPECT_TRUE(summary) << f.err;
+        EXPECT_EQ(got.size(), 5u * kPerRequest) << f.err;
+        if (summary) locked += std::stoull(c[1]) + std::stoull(c[2]);
+        for (const auto& id : got) {
+          ++ids;
+          if (!std::regex_match(id, std::regex("[1-9][0-9]*"))) zeros.push_back(id);
+          if (!seen.insert(id).second) repeats.push_back(id);
+        }
+      });
+    }
+  }
+  EXPECT_GT(locked, 0u) << rounds << " rounds of " << kClients
+                        << " adapters showed no deadlock or lock wait";
+  EXPECT_TRUE(zeros.empty()) << zeros.size() << " IDs that are not a positive number, first '"
+                             << zeros.front() << "', among " << ids;
+  EXPECT_TRUE(repeats.empty()) << repeats.size() << " IDs handed out twice, first "
+                               << repeats.front() << ", among " << ids;
 }
 
 TEST_F(AdapterTest, ABadSchemeOrRequestExits2WithOneLine) {
