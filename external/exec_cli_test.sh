@@ -7,6 +7,7 @@ idbench=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../cli/expect.sh"  # expect, expect_text, $failures
+. "$(dirname "$0")/descendants.sh"    # write_spawner, children_started, none_left
 check() {  # check CONDITION-COMMAND... "description"
   local what=${*: -1}
   if "${@:1:$#-1}"; then echo "ok: $what"; else echo "FAIL: $what"; failures=$((failures + 1)); fi
@@ -153,6 +154,36 @@ status=$?
 check [ "$status" -eq 130 ] "SIGINT: exit 130 (got $status)"
 check gone "$(cat "$tmp/pidint" 2>/dev/null || echo 0)" "no program left after SIGINT"
 check [ -z "$(ls -A "$tmp/int")" ] "no temp file left beside --out after SIGINT"
+
+# Nothing a program starts outlives the run, in its process group or out of it (setsid): at
+# the normal end, after SIGINT, after SIGKILL of idbench; for generate and real.
+write_spawner "$tmp/spawner"
+for setsid in 0 1; do
+  for how in end INT KILL; do
+    for cmd in generate real; do
+      mark="$cmd-$how-$setsid-$$"
+      kids="$tmp/kids-$mark"
+      mkdir "$kids"
+      count=100 seconds=0.3
+      [ "$how" = end ] || count=100000000 seconds=60
+      case $cmd in
+        generate) args=(generate --exec "$tmp/spawner" --threads 2 --count "$count" --out "$tmp/o") ;;
+        real) args=(real --exec "$tmp/spawner" --clients 2 --requests 1 --seconds "$seconds" --warmup 0
+                    --locality-rows 0 --out "$tmp/r.json" --quiet) ;;
+      esac
+      IDBENCH_TEST_MARK=$mark SETSID=$setsid CHILD_DIR=$kids "$idbench" "${args[@]}" \
+        >/dev/null 2>&1 &
+      victim=$!
+      if [ "$how" != end ]; then
+        children_started "$kids" 2
+        kill "-$how" "$victim"
+      fi
+      wait "$victim" 2>/dev/null
+      check [ "$(ls "$kids" | wc -l)" -eq 2 ] "$cmd ($how, setsid=$setsid): both programs' children ran"
+      check none_left "$mark" "$cmd ($how, setsid=$setsid): no descendant of a program is left"
+    done
+  done
+done
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"

@@ -174,8 +174,10 @@ Program::Program(const ExecSpec& spec, std::uint64_t node_id) : state_(std::make
   const std::string named = fmt::format("program '{}'", spec.command);
   std::vector<std::string> argv = split_command(spec.command);
   argv[0] = resolve(argv[0], named);
-  plumbing::ChildSpec child{argv, child_env(spec, node_id), plumbing::Stdio::pipe(),
-                            plumbing::Stdio::pipe(), plumbing::Stdio::inherit(), std::nullopt};
+  // Contained: whatever it starts ends with it, even after a kill -9 of idbench.
+  plumbing::ChildSpec child{argv,         child_env(spec, node_id), plumbing::Stdio::pipe(),
+                            plumbing::Stdio::pipe(), plumbing::Stdio::inherit(), std::nullopt,
+                            true};
   try {
     s.child = std::make_unique<plumbing::ChildProcess>(child);
   } catch (const ProgramError&) {
@@ -189,11 +191,8 @@ Program::Program(const ExecSpec& spec, std::uint64_t node_id) : state_(std::make
 Program::~Program() {
   plumbing::ChildProcess& child = *state_->child;
   if (!child.running()) return;
-  child.close_stdin();  // EOF: the protocol's "exit"
-  if (child.wait_until(plumbing::monotonic_ns() + kExitGraceNs)) {
-    ::kill(-child.pid(), SIGKILL);  // whatever it forked and left in its group
-    return;
-  }
+  child.close_stdin();  // EOF: the protocol's "exit"; what it started ends with it
+  if (child.wait_until(plumbing::monotonic_ns() + kExitGraceNs)) return;
   child.stop(kTermGraceNs);
 }
 

@@ -22,8 +22,9 @@
 // says how many IDs it answered ("stopped answering after N IDs"). Callers report it with
 // exit 2 and keep what they gathered so far.
 //
-// Nothing outlives the caller: a Program is a plumbing::ChildProcess (own process group,
-// parent-death signal), closed with EOF, then SIGTERM, then SIGKILL to its group.
+// Nothing outlives the caller: a Program is a contained plumbing::ChildProcess (its own process
+// group under a supervisor that, at its end or the caller's, even by SIGKILL, kills every
+// process it started, setsid or not), closed with EOF, then SIGTERM, then SIGKILL.
 //
 // Thread safety: a Program is thread-compatible (one caller at a time). The Generator from
 // make_external() is thread-safe: each calling thread gets its own Program (node id node + k
