@@ -71,9 +71,15 @@ class ProgramError : public Error {
 };
 
 // Splits a command into words: blanks separate, '…' and "…" quote (no escapes inside '…',
-// \" and \\ inside "…"). Throws Error for an empty command or an unbalanced quote. The first
-// word is looked up on $PATH when it has no slash.
+// \" and \\ inside "…"). Throws Error for an empty command or an unbalanced quote, saying so
+// without naming the flag ("the program is empty").
 std::vector<std::string> split_command(std::string_view command);
+
+// The words a Program execs, checked before anything starts: the first, looked up on $PATH
+// when it has no slash, must name an executable regular file. Throws Error saying what is
+// wrong, without naming the flag ("the program is empty", "'/tmp' is a directory, not a
+// program", "'x' not found on $PATH", "'./gen' is not executable").
+std::vector<std::string> program_argv(std::string_view command);
 
 // One running instance of the program.
 class Program {

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <pwd.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -199,9 +200,14 @@ std::string find_program(const std::string& name, const std::vector<std::string>
   }
   dirs.insert(dirs.end(), {"/usr/sbin", "/usr/bin", "/sbin"});
   dirs.insert(dirs.end(), extra_dirs.begin(), extra_dirs.end());
+  if (name.empty()) return {};
   for (const auto& d : dirs) {
     const std::string candidate = d + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    struct stat st {};  // a directory is "executable" too (searchable): not a program
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
   }
   return {};
 }

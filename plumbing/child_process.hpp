@@ -80,8 +80,8 @@ struct RunAs {
 // Throws Error when root and there is no `nobody`.
 std::optional<RunAs> unprivileged_user_if_root();
 
-// The first executable called `name` on $PATH, /usr/sbin, /usr/bin, /sbin or `extra_dirs`;
-// empty when there is none.
+// The first executable regular file called `name` on $PATH, /usr/sbin, /usr/bin, /sbin or
+// `extra_dirs`; empty when there is none.
 std::string find_program(const std::string& name, const std::vector<std::string>& extra_dirs = {});
 
 // Where one of the child's standard streams goes.
