@@ -163,11 +163,11 @@ bool gone_within(pid_t pid, std::int64_t ns) {
 }
 
 // A shell that leaves two background children, one in its process group and one that left it
-// with setsid, prints their pids, then waits for a line (or EOF) on stdin.
-ChildSpec leaves_children() {
+// with setsid, prints their pids, then does `then` (wait for EOF on stdin, or ignore it).
+ChildSpec leaves_children(const std::string& then = "read x; exit 0") {
   ChildSpec s = spec({"/bin/sh", "-c",
                       "sleep 300 </dev/null >/dev/null 2>&1 & echo $!; "
-                      "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!; read x; exit 0"},
+                      "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!; " + then},
                      Stdio::pipe());
   s.in = Stdio::pipe();
   s.contain = true;
@@ -207,13 +207,14 @@ TEST(ChildProcess, EveryDescendantOfAContainedChildEndsWithIt) {
   }
 }
 
-// ... and when the process that started it is killed with -9, which can clean up nothing.
+// ... and when the process that started it is killed with -9, which can clean up nothing (the
+// child ignores its stdin: only the supervisor's parent-death signal can end it).
 TEST(ChildProcess, EveryDescendantOfAContainedChildEndsWhenItsParentIsKilled) {
   int report[2];
   ASSERT_EQ(::pipe(report), 0);
   const pid_t parent = ::fork();
   if (parent == 0) {
-    ChildProcess child(leaves_children());
+    ChildProcess child(leaves_children("exec sleep 300 </dev/null"));
     pid_t pids[3] = {child.pid(), 0, 0};
     const std::vector<pid_t> left = children_of(child);
     for (std::size_t i = 0; i < left.size(); ++i) pids[i + 1] = left[i];
@@ -233,10 +234,42 @@ TEST(ChildProcess, EveryDescendantOfAContainedChildEndsWhenItsParentIsKilled) {
   }
 }
 
+// The parent-death guard itself, as any user: a child started through ChildProcess by a
+// process that is then killed with -9 (which can clean up nothing) dies too. It fails when
+// become_child does not set PR_SET_PDEATHSIG.
+TEST(ChildProcess, DiesWithItsParent) {
+  int report[2];
+  ASSERT_EQ(::pipe(report), 0);
+  const pid_t parent = ::fork();
+  if (parent == 0) {
+    ChildProcess child(spec({"/bin/sleep", "60"}));
+    const pid_t pid = child.pid();
+    [[maybe_unused]] ssize_t n = ::write(report[1], &pid, sizeof pid);
+    ::pause();
+    ::_exit(0);
+  }
+  pid_t child = 0;
+  ASSERT_EQ(::read(report[0], &child, sizeof child), static_cast<ssize_t>(sizeof child));
+  // Once it runs `sleep` it has passed its set-up (the guard is set before execve): the kill
+  // below then tests the guard, not the check for a parent that died before it.
+  std::string comm;
+  for (const std::int64_t end = monotonic_ns() + 10 * kSecond;
+       comm != "sleep\n" && monotonic_ns() < end; ::usleep(10'000)) {
+    comm = read_text_file("/proc/" + std::to_string(child) + "/comm");
+  }
+  ASSERT_EQ(comm, "sleep\n");
+  ::kill(parent, SIGKILL);
+  ::waitpid(parent, nullptr, 0);
+  EXPECT_TRUE(gone_within(child, 5 * kSecond)) << "the child outlived its parent";
+  if (!gone(child)) ::kill(child, SIGKILL);
+}
+
 // The test process adopts orphans (a subreaper), so a grandchild whose parent dies becomes
 // our child and can be waited for.
 TEST(ChildProcess, DiesWithItsParentEvenAfterDroppingToAnotherUser) {
-  if (::geteuid() != 0) GTEST_SKIP() << "needs root to change uid";
+  if (::geteuid() != 0) {
+    GTEST_SKIP() << "changing uid needs root: this test drops the child to 'nobody' (setuid)";
+  }
   const auto nobody = unprivileged_user_if_root();
   ASSERT_TRUE(nobody.has_value());
   ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
