@@ -97,6 +97,30 @@ wait "$driver" 2>/dev/null || true
 for _ in $(seq 30); do pgrep -f "$prog" >/dev/null || break; sleep 0.1; done
 pgrep -f "$prog" >/dev/null && fail "a program outlived a killed idbench"
 
+# Nothing a program starts outlives the run, in its process group or out of it (setsid): at
+# the normal end, after SIGINT, after SIGKILL of idbench (4 instances: 2 nodes × 2 threads).
+. "$(dirname "$0")/../external/descendants.sh"
+write_spawner "$tmp/spawner"
+for setsid in 0 1; do
+  for how in end INT KILL; do
+    mark="chaos-$how-$setsid-$$"
+    kids="$tmp/kids-$mark"
+    mkdir "$kids"
+    scale=0.1
+    [ "$how" = end ] || scale=1
+    IDBENCH_TEST_MARK=$mark SETSID=$setsid CHILD_DIR=$kids "$bin" chaos --exec "$tmp/spawner" \
+      --scenario ntp-step-back --time-scale $scale --quiet >/dev/null 2>&1 &
+    victim=$!
+    if [ "$how" != end ]; then
+      children_started "$kids" 4 || fail "$how, setsid=$setsid: the programs' children never ran"
+      kill "-$how" "$victim"
+    fi
+    wait "$victim" 2>/dev/null || true
+    [ "$(ls "$kids" | wc -l)" = 4 ] || fail "$how, setsid=$setsid: $(ls "$kids" | wc -l) children ran, not 4"
+    none_left "$mark" || fail "$how, setsid=$setsid: a program's descendant outlived the run"
+  done
+done
+
 # Python's uuid1 (through libuuid) under ntp-step-back: the fault reaches it and a verdict is
 # reported (duplicates would be a finding, exit 1, not a harness failure).
 if [ -x /usr/bin/python3 ]; then

@@ -23,10 +23,24 @@ std::vector<std::string> names_of(const Enum (&values)[N]) {
 }  // namespace
 
 CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args) {
+  // A program that cannot run is said while the command line is read, in one line, before
+  // anything starts (not as an exec failure and exit 127 of the first instance).
+  const CLI::Validator runnable(
+      [](std::string& command) {
+        try {
+          external::program_argv(command);
+        } catch (const Error& e) {
+          return std::string(e.what());
+        }
+        return std::string();
+      },
+      "", "a program that can run");
   CLI::Option* exec = cmd->add_option(
-      "--exec", args.command,
-      "an external program instead of --variant: 'CMD ARGS...' speaking the line protocol "
-      "(docs/exec-protocol.md); its node id is in $IDBENCH_NODE_ID");
+                             "--exec", args.command,
+                             "an external program instead of --variant: 'CMD ARGS...' speaking "
+                             "the line protocol (docs/exec-protocol.md); its node id is in "
+                             "$IDBENCH_NODE_ID")
+                          ->check(runnable);
   cmd->add_option("--id-time", args.id_time,
                   "--exec: how its IDs carry time: layout (--layout), uuid (v1/v6/v7), uuidv7, "
                   "ulid, ksuid (its first 16 bytes), none")

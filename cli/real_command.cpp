@@ -66,12 +66,22 @@ struct RealArgs {
 
 std::int64_t to_ns(double seconds) { return static_cast<std::int64_t>(seconds * 1e9); }
 
+// The first error of the run (a cell's, else a locality pass's); empty when there is none.
+std::string first_error(const RunRecord& record) {
+  for (const CellRecord& c : record.cells) {
+    if (!c.figures.error.empty()) return c.figures.error;
+  }
+  for (const LocalityRecord& l : record.locality) {
+    if (!l.figures.error.empty()) return l.figures.error;
+  }
+  return "";
+}
+
 RunPlan plan_of(const RealArgs& a, std::string& profile) {
   RunPlan plan;
   if (!a.exec.command.empty()) {
     const external::ExecSpec spec = to_exec_spec(a.exec, "twitter");  // the bench reads no ID time
-    external::split_command(spec.command);  // an empty command or a bad quote: exit 2
-    external::exec_variant(spec);           // a description that is not valid: exit 2
+    external::exec_variant(spec);  // a description that is not valid: exit 2
     plan.targets.push_back({"exec", nullptr, spec});
     profile = "exec";
   } else {
@@ -122,6 +132,10 @@ void run_real(const RealArgs& a) {
     fmt::print(stderr, "real: {} cells, {} with an error; {} locality passes, {} with an error{}\n",
                record.cells.size(), record.errors(), record.locality.size(),
                record.locality_errors(), rewrite ? "; wrote " + a.out : "");
+  }
+  // The progress showed every error as it came; without it, the first is still said.
+  if (const std::string error = first_error(record); a.quiet && !error.empty()) {
+    fmt::print(stderr, "idbench: {}\n", error);
   }
   if (record.missing_tool) throw CLI::RuntimeError(kExitMissingTool);
   if (record.errors() + record.locality_errors() > 0) throw CLI::RuntimeError(kExitBadInput);

@@ -7,6 +7,7 @@ idbench=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../cli/expect.sh"  # expect, expect_text, $failures
+. "$(dirname "$0")/descendants.sh"    # write_spawner, children_started, none_left
 check() {  # check CONDITION-COMMAND... "description"
   local what=${*: -1}
   if "${@:1:$#-1}"; then echo "ok: $what"; else echo "FAIL: $what"; failures=$((failures + 1)); fi
@@ -82,9 +83,6 @@ check [ "$(grep -c "^idbench:" "$tmp/err")" -eq 1 ] "a line over 1 MiB: one erro
 expect_text "program '$tmp/endless' (pid [0-9]*): printed a line over 1 MiB (line 1 of its output)" \
   "a line over 1 MiB: named as such"
 
-expect 2 "a program that is not there" \
-  "$idbench" generate --exec "idbench-no-such-program --x" --count 1 --out "$tmp/none"
-expect_text "'idbench-no-such-program' not found" "not found, named"
 expect 2 "UUIDs from a program described as 64-bit" \
   "$idbench" generate --exec "$tmp/uuids" --count 1 --out "$tmp/none"
 expect_text "mixes widths" "the width mismatch is named"
@@ -92,10 +90,36 @@ expect 2 "--exec with --variant" "$idbench" generate --exec "$tmp/counter" --var
 expect 2 "neither --exec nor --variant" "$idbench" generate --count 1
 expect_text "either --variant or --exec" "what to give is said"
 expect 2 "--id-time without --exec" "$idbench" generate --variant mutex --id-time uuid --count 1
-expect 2 "an unbalanced quote" "$idbench" generate --exec "sh 'x" --count 1
-expect_text "unbalanced" "the quote is named"
 expect 0 "generate --help" "$idbench" generate --help
 expect_text "it is kept" "--help says the output is kept after a program failure"
+
+# A program that cannot run is named before anything starts, one line, exit 2, by every command.
+printf 'echo 1\n' >"$tmp/not-executable"
+while IFS='|' read -r given words; do
+  for cmd in "generate --count 1" "chaos --scenario ntp-step-back" "real --seconds 0.05" \
+    "locality --rows 10"; do
+    read -ra argv <<<"$cmd"
+    expect 2 "${argv[0]} --exec $given" "$idbench" "${argv[@]}" --exec "$given"
+    check [ "$(wc -l <"$tmp/err")" -eq 1 ] "${argv[0]} --exec $given: one line"
+    expect_text "^idbench: --exec: $words" "${argv[0]} --exec $given: says why"
+  done
+done <<EOF_CASES
+|the program is empty
+""|the program is empty
+   |the program is empty
+/tmp|'/tmp' is a directory, not a program
+$tmp/not-executable|'$tmp/not-executable' is not executable
+$tmp/missing|'$tmp/missing' not found
+idbench-no-such-program|'idbench-no-such-program' not found on \$PATH
+sh 'x|unbalanced ' quote
+EOF_CASES
+
+# real --quiet prints no progress, but a failure is still said (one line, exit 2).
+program fails 'exit 3'
+expect 2 "real --quiet with a failing program" "$idbench" real --quiet --exec "$tmp/fails" \
+  --seconds 0.05 --warmup 0 --locality-rows 0 --clients 1 --requests 1 --out "$tmp/r.json"
+check [ "$(wc -l <"$tmp/err")" -eq 1 ] "real --quiet: one line"
+expect_text "^idbench: program '$tmp/fails' (pid [0-9]*): exited with status 3" "real --quiet: says what"
 
 # An option that cannot apply to a program is refused by name (one line, exit 2), never ignored.
 not_for_exec() {  # not_for_exec COMMAND-ARGS... -- OPTION-ARGS...
@@ -153,6 +177,36 @@ status=$?
 check [ "$status" -eq 130 ] "SIGINT: exit 130 (got $status)"
 check gone "$(cat "$tmp/pidint" 2>/dev/null || echo 0)" "no program left after SIGINT"
 check [ -z "$(ls -A "$tmp/int")" ] "no temp file left beside --out after SIGINT"
+
+# Nothing a program starts outlives the run, in its process group or out of it (setsid): at
+# the normal end, after SIGINT, after SIGKILL of idbench; for generate and real.
+write_spawner "$tmp/spawner"
+for setsid in 0 1; do
+  for how in end INT KILL; do
+    for cmd in generate real; do
+      mark="$cmd-$how-$setsid-$$"
+      kids="$tmp/kids-$mark"
+      mkdir "$kids"
+      count=100 seconds=0.3
+      [ "$how" = end ] || count=100000000 seconds=60
+      case $cmd in
+        generate) args=(generate --exec "$tmp/spawner" --threads 2 --count "$count" --out "$tmp/o") ;;
+        real) args=(real --exec "$tmp/spawner" --clients 2 --requests 1 --seconds "$seconds" --warmup 0
+                    --locality-rows 0 --out "$tmp/r.json" --quiet) ;;
+      esac
+      IDBENCH_TEST_MARK=$mark SETSID=$setsid CHILD_DIR=$kids "$idbench" "${args[@]}" \
+        >/dev/null 2>&1 &
+      victim=$!
+      if [ "$how" != end ]; then
+        children_started "$kids" 2
+        kill "-$how" "$victim"
+      fi
+      wait "$victim" 2>/dev/null
+      check [ "$(ls "$kids" | wc -l)" -eq 2 ] "$cmd ($how, setsid=$setsid): both programs' children ran"
+      check none_left "$mark" "$cmd ($how, setsid=$setsid): no descendant of a program is left"
+    done
+  done
+done
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"

@@ -5,7 +5,11 @@
 #include <fmt/format.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <cstdlib>
 #include <utility>
@@ -26,22 +30,24 @@ std::string width_name(IdWidth w) {
   return w == IdWidth::bits64 ? "64-bit decimal IDs" : "UUIDs";
 }
 
-// The executable's path: `word` itself when it has a slash, else the first on $PATH.
-std::string resolve(const std::string& word, const std::string& who) {
-  if (word.find('/') != std::string::npos) {
-    if (::access(word.c_str(), F_OK) != 0) {
-      throw ProgramError(fmt::format("{}: cannot start: '{}' not found", who, word));
-    }
-    if (::access(word.c_str(), X_OK) != 0) {
-      throw ProgramError(fmt::format("{}: cannot start: '{}' is not executable", who, word));
-    }
-    return word;
+// The executable's path: `word` itself when it has a slash, else the first on $PATH; an Error
+// saying why there is none.
+std::string resolve(const std::string& word) {
+  if (word.empty()) throw Error("the program is empty");
+  if (word.find('/') == std::string::npos) {
+    std::string path = plumbing::find_program(word);
+    if (path.empty()) throw Error(fmt::format("'{}' not found on $PATH", word));
+    return path;
   }
-  std::string path = plumbing::find_program(word);
-  if (path.empty()) {
-    throw ProgramError(fmt::format("{}: cannot start: '{}' not found on $PATH", who, word));
+  struct stat st {};
+  if (::stat(word.c_str(), &st) != 0) {
+    throw Error(errno == ENOENT ? fmt::format("'{}' not found", word)
+                                : fmt::format("'{}': {}", word, std::strerror(errno)));
   }
-  return path;
+  if (S_ISDIR(st.st_mode)) throw Error(fmt::format("'{}' is a directory, not a program", word));
+  if (!S_ISREG(st.st_mode)) throw Error(fmt::format("'{}' is not a regular file", word));
+  if (::access(word.c_str(), X_OK) != 0) throw Error(fmt::format("'{}' is not executable", word));
+  return word;
 }
 
 // Our environment with IDBENCH_NODE_ID and the spec's entries set (replacing ours).
@@ -74,7 +80,7 @@ std::vector<std::string> split_command(std::string_view command) {
   std::string word;
   bool in_word = false;
   const auto unbalanced = [&](char quote) {
-    return Error(fmt::format("--exec {}: unbalanced {} quote", quote_text(command), quote));
+    return Error(fmt::format("unbalanced {} quote in {}", quote, quote_text(command)));
   };
   for (std::size_t i = 0; i < command.size(); ++i) {
     const char c = command[i];
@@ -103,8 +109,14 @@ std::vector<std::string> split_command(std::string_view command) {
     }
   }
   if (in_word) words.push_back(std::move(word));
-  if (words.empty()) throw Error("--exec: the command is empty");
+  if (words.empty()) throw Error("the program is empty");
   return words;
+}
+
+std::vector<std::string> program_argv(std::string_view command) {
+  std::vector<std::string> argv = split_command(command);
+  argv[0] = resolve(argv[0]);
+  return argv;
 }
 
 struct Program::State {
@@ -172,10 +184,16 @@ Program::Program(const ExecSpec& spec, std::uint64_t node_id) : state_(std::make
   s.spec = spec;
   s.width = spec.width;
   const std::string named = fmt::format("program '{}'", spec.command);
-  std::vector<std::string> argv = split_command(spec.command);
-  argv[0] = resolve(argv[0], named);
-  plumbing::ChildSpec child{argv, child_env(spec, node_id), plumbing::Stdio::pipe(),
-                            plumbing::Stdio::pipe(), plumbing::Stdio::inherit(), std::nullopt};
+  std::vector<std::string> argv;
+  try {
+    argv = program_argv(spec.command);
+  } catch (const Error& e) {
+    throw ProgramError(fmt::format("{}: cannot start: {}", named, e.what()));
+  }
+  // Contained: whatever it starts ends with it, even after a kill -9 of idbench.
+  plumbing::ChildSpec child{argv,         child_env(spec, node_id), plumbing::Stdio::pipe(),
+                            plumbing::Stdio::pipe(), plumbing::Stdio::inherit(), std::nullopt,
+                            true};
   try {
     s.child = std::make_unique<plumbing::ChildProcess>(child);
   } catch (const ProgramError&) {
@@ -189,11 +207,8 @@ Program::Program(const ExecSpec& spec, std::uint64_t node_id) : state_(std::make
 Program::~Program() {
   plumbing::ChildProcess& child = *state_->child;
   if (!child.running()) return;
-  child.close_stdin();  // EOF: the protocol's "exit"
-  if (child.wait_until(plumbing::monotonic_ns() + kExitGraceNs)) {
-    ::kill(-child.pid(), SIGKILL);  // whatever it forked and left in its group
-    return;
-  }
+  child.close_stdin();  // EOF: the protocol's "exit"; what it started ends with it
+  if (child.wait_until(plumbing::monotonic_ns() + kExitGraceNs)) return;
   child.stop(kTermGraceNs);
 }
 

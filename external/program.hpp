@@ -22,8 +22,9 @@
 // says how many IDs it answered ("stopped answering after N IDs"). Callers report it with
 // exit 2 and keep what they gathered so far.
 //
-// Nothing outlives the caller: a Program is a plumbing::ChildProcess (own process group,
-// parent-death signal), closed with EOF, then SIGTERM, then SIGKILL to its group.
+// Nothing outlives the caller: a Program is a contained plumbing::ChildProcess (its own process
+// group under a supervisor that, at its end or the caller's, even by SIGKILL, kills every
+// process it started, setsid or not), closed with EOF, then SIGTERM, then SIGKILL.
 //
 // Thread safety: a Program is thread-compatible (one caller at a time). The Generator from
 // make_external() is thread-safe: each calling thread gets its own Program (node id node + k
@@ -70,9 +71,15 @@ class ProgramError : public Error {
 };
 
 // Splits a command into words: blanks separate, '…' and "…" quote (no escapes inside '…',
-// \" and \\ inside "…"). Throws Error for an empty command or an unbalanced quote. The first
-// word is looked up on $PATH when it has no slash.
+// \" and \\ inside "…"). Throws Error for an empty command or an unbalanced quote, saying so
+// without naming the flag ("the program is empty").
 std::vector<std::string> split_command(std::string_view command);
+
+// The words a Program execs, checked before anything starts: the first, looked up on $PATH
+// when it has no slash, must name an executable regular file. Throws Error saying what is
+// wrong, without naming the flag ("the program is empty", "'/tmp' is a directory, not a
+// program", "'x' not found on $PATH", "'./gen' is not executable").
+std::vector<std::string> program_argv(std::string_view command);
 
 // One running instance of the program.
 class Program {

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <pwd.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -22,11 +23,14 @@
 #include <sstream>
 #include <utility>
 
+#include "plumbing/descendants.hpp"
+
 namespace idbench::plumbing {
 namespace {
 
-// Live children, for the signal handler. Lock-free atomics are async-signal-safe; a mutex or
-// a vector would not be. 0 = free slot.
+// Live children, for the signal handler: a pid, whose group it kills, or −pid of a contained
+// child's supervisor, which it asks to end everything (descendants.hpp). Lock-free atomics are
+// async-signal-safe; a mutex or a vector would not be. 0 = free slot.
 constexpr std::size_t kMaxChildren = 256;
 std::array<std::atomic<pid_t>, kMaxChildren> live_children{};
 static_assert(std::atomic<pid_t>::is_always_lock_free);
@@ -56,6 +60,7 @@ extern "C" void on_interrupt(int sig) {
   for (auto& slot : live_children) {
     const pid_t pid = slot.load(std::memory_order_relaxed);
     if (pid > 0) ::kill(-pid, SIGKILL);
+    if (pid < 0) ::kill(-pid, kEndSignal);
   }
 }
 
@@ -133,12 +138,13 @@ struct Exec {
 };
 
 // The child, between fork and execve: async-signal-safe calls only. The order is the header's.
-[[noreturn]] void become_child(const Exec& e) {
+// `parent`: the process that forked it (idbench, or a contained child's supervisor).
+[[noreturn]] void become_child(const Exec& e, pid_t parent) {
   ::setpgid(0, 0);
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   for (int sig : kSignals) ::sigaction(sig, &dfl, nullptr);
-  ::sigaction(SIGPIPE, &dfl, nullptr);
+  for (int sig : {SIGPIPE, SIGCHLD, kEndSignal}) ::sigaction(sig, &dfl, nullptr);
   ::sigprocmask(SIG_SETMASK, e.mask, nullptr);
   for (int i = 0; i < 3; ++i)
     if (::dup2(e.fds[i], i) < 0) ::_exit(126);
@@ -148,7 +154,7 @@ struct Exec {
   }
   // After the uid change, which would clear it (prctl(2)).
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != e.parent) ::_exit(127);  // the parent died before prctl took effect
+  if (::getppid() != parent) ::_exit(127);  // the parent died before prctl took effect
   if (e.env.empty()) {
     ::execv(e.argv[0], e.argv.data());
   } else {
@@ -156,6 +162,18 @@ struct Exec {
   }
   [[maybe_unused]] ssize_t n = ::write(2, e.exec_failed, std::strlen(e.exec_failed));
   ::_exit(127);
+}
+
+void start_program(const void* e, pid_t supervisor) {
+  become_child(*static_cast<const Exec*>(e), supervisor);
+}
+
+// Reads one native int from `fd` (a supervisor's report); false at EOF or on an error.
+bool read_int(int fd, int& value) {
+  ssize_t n;
+  while ((n = ::read(fd, &value, sizeof value)) < 0 && errno == EINTR) {
+  }
+  return n == static_cast<ssize_t>(sizeof value);
 }
 
 }  // namespace
@@ -182,9 +200,14 @@ std::string find_program(const std::string& name, const std::vector<std::string>
   }
   dirs.insert(dirs.end(), {"/usr/sbin", "/usr/bin", "/sbin"});
   dirs.insert(dirs.end(), extra_dirs.begin(), extra_dirs.end());
+  if (name.empty()) return {};
   for (const auto& d : dirs) {
     const std::string candidate = d + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    struct stat st {};  // a directory is "executable" too (searchable): not a program
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
   }
   return {};
 }
@@ -204,6 +227,12 @@ ChildProcess::ChildProcess(const ChildSpec& spec) {
   const std::string exec_failed = fmt::format("idbench: cannot execute {}\n", spec.argv[0]);
   Exec e{c_strings(spec.argv), spec.env ? c_strings(*spec.env) : std::vector<char*>{},
          w.child, spec.run_as, ::getpid(), nullptr, exec_failed.c_str()};
+  int report[2] = {-1, -1};  // a contained child's supervisor → us (descendants.hpp)
+  if (spec.contain) {
+    if (::pipe2(report, O_CLOEXEC) != 0) fail("pipe");
+    report[0] = above_stdio(report[0]);
+    report[1] = above_stdio(report[1]);
+  }
 
   // The interrupt handler must not run in the child before execve (it would kill this
   // child's siblings from a stale copy of the table): block the signals across fork; the
@@ -214,17 +243,31 @@ ChildProcess::ChildProcess(const ChildSpec& spec) {
   ::sigprocmask(SIG_BLOCK, &block, &old_mask);
   e.mask = &old_mask;
   const pid_t pid = ::fork();
-  if (pid == 0) become_child(e);
+  if (pid == 0 && spec.contain) supervise(e.parent, report[1], start_program, &e);
+  if (pid == 0) become_child(e, e.parent);
   const int fork_errno = errno;
   ::sigprocmask(SIG_SETMASK, &old_mask, nullptr);
+  if (report[1] >= 0) ::close(report[1]);
   if (pid < 0) {
+    if (report[0] >= 0) ::close(report[0]);
     errno = fork_errno;
     fail("fork");
   }
   // Also set the group from here: whichever runs first, the group exists before we signal it.
   ::setpgid(pid, pid);
-  pid_ = pid;
-  track(pid);
+  pid_ = reaper_ = pid;
+  tracked_ = spec.contain ? -pid : pid;
+  track(tracked_);
+  if (spec.contain) {
+    report_fd_ = report[0];
+    int program = 0;
+    if (!read_int(report_fd_, program) || program <= 0) {
+      kill_and_reap();
+      errno = program < 0 ? -program : EAGAIN;
+      fail("fork");
+    }
+    pid_ = program;
+  }
   stdin_fd_ = std::exchange(w.parent[0], -1);
   stdout_fd_ = std::exchange(w.parent[1], -1);
   stderr_fd_ = std::exchange(w.parent[2], -1);
@@ -232,7 +275,7 @@ ChildProcess::ChildProcess(const ChildSpec& spec) {
 
 ChildProcess::~ChildProcess() {
   if (running()) kill_and_reap();
-  for (int fd : {stdin_fd_, stdout_fd_, stderr_fd_})
+  for (int fd : {stdin_fd_, stdout_fd_, stderr_fd_, report_fd_})
     if (fd >= 0) ::close(fd);
 }
 
@@ -324,26 +367,31 @@ bool ChildProcess::read_to_end(std::string& out, std::string& err, std::int64_t 
 }
 
 void ChildProcess::signal(int sig) {
-  if (running()) ::kill(-pid_, sig);
+  if (!running()) return;
+  // A supervisor passes SIGTERM, SIGINT and SIGHUP on to the program (descendants.hpp).
+  ::kill(contained() ? reaper_ : -pid_, sig);
 }
 
 void ChildProcess::reaped(int raw) {
+  // A supervisor reports how the program itself ended; one that could not (killed) reports
+  // nothing, and its own status stands.
+  if (int program = 0; contained() && read_int(report_fd_, program)) raw = program;
   status_ = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
   signalled_ = !WIFEXITED(raw);
-  untrack(pid_);
+  untrack(tracked_);
 }
 
 std::optional<int> ChildProcess::wait_until(std::int64_t deadline_mono_ns) {
   while (running()) {
     int raw = 0;
-    const pid_t r = ::waitpid(pid_, &raw, WNOHANG);
-    if (r == pid_) {
+    const pid_t r = ::waitpid(reaper_, &raw, WNOHANG);
+    if (r == reaper_) {
       reaped(raw);
       break;
     }
     if (r < 0 && errno != EINTR) {  // not our child any more: nothing left to reap
       status_ = -1;
-      untrack(pid_);
+      untrack(tracked_);
       break;
     }
     if (monotonic_ns() >= deadline_mono_ns) return std::nullopt;
@@ -354,10 +402,16 @@ std::optional<int> ChildProcess::wait_until(std::int64_t deadline_mono_ns) {
 
 int ChildProcess::kill_and_reap() {
   if (!running()) return *status_;
-  ::kill(-pid_, SIGKILL);
-  ::kill(pid_, SIGKILL);  // in case it had not made its group yet
+  if (contained()) {
+    // The supervisor kills the program and everything below it, then exits. (Not the program
+    // by its pid: the supervisor may have reaped it, and the pid may be another's now.)
+    ::kill(reaper_, kEndSignal);
+  } else {
+    ::kill(-pid_, SIGKILL);
+    ::kill(pid_, SIGKILL);  // in case it had not made its group yet
+  }
   int raw = 0;
-  while (::waitpid(pid_, &raw, 0) < 0 && errno == EINTR) {
+  while (::waitpid(reaper_, &raw, 0) < 0 && errno == EINTR) {
   }
   reaped(raw);
   return *status_;
@@ -365,9 +419,10 @@ int ChildProcess::kill_and_reap() {
 
 int ChildProcess::stop(std::int64_t grace_ns, int sig) {
   if (!running()) return *status_;
-  ::kill(pid_, sig);
+  ::kill(contained() ? reaper_ : pid_, sig);  // a supervisor passes it on
   if (const auto status = wait_until(monotonic_ns() + grace_ns)) {
-    ::kill(-pid_, SIGKILL);  // whatever it forked and left in its group
+    // Whatever it forked and left in its group (a supervisor has ended all that already).
+    if (!contained()) ::kill(-pid_, SIGKILL);
     return *status;
   }
   return kill_and_reap();

@@ -25,7 +25,14 @@
 //   7. execs.
 // The destructor kills (SIGKILL to the group) and reaps a child still running.
 // PR_SET_PDEATHSIG fires when the *thread* that forked exits: fork from a thread that outlives
-// the child (every caller is single-threaded today).
+// the child.
+//
+// A contained child (`ChildSpec::contain`, what an --exec program is) leaves nothing behind:
+// a supervisor process stands between us and it (descendants.hpp) and, when it ends, when we
+// end it, or when we die (even by SIGKILL), kills every process it started, in its group or
+// out of it (setsid), and reaps them. pid() is the program's; its exit status is reported by
+// the supervisor once all is gone, so wait_until() returning means nothing of it is left.
+// signal() reaches the program only for SIGTERM, SIGINT and SIGHUP (passed on).
 //
 // SIGINT/SIGTERM/SIGHUP received while an `InterruptGuard` is alive SIGKILL every live child's
 // group at once (from the handler) and make `interrupted()` true; the command then unwinds with
@@ -73,8 +80,8 @@ struct RunAs {
 // Throws Error when root and there is no `nobody`.
 std::optional<RunAs> unprivileged_user_if_root();
 
-// The first executable called `name` on $PATH, /usr/sbin, /usr/bin, /sbin or `extra_dirs`;
-// empty when there is none.
+// The first executable regular file called `name` on $PATH, /usr/sbin, /usr/bin, /sbin or
+// `extra_dirs`; empty when there is none.
 std::string find_program(const std::string& name, const std::vector<std::string>& extra_dirs = {});
 
 // Where one of the child's standard streams goes.
@@ -95,6 +102,7 @@ struct ChildSpec {
   std::optional<std::vector<std::string>> env;  // the complete environment; nullopt: ours
   Stdio in, out, err;
   std::optional<RunAs> run_as;
+  bool contain = false;  // every descendant ends with it (see above)
 };
 
 class ChildProcess {
@@ -109,6 +117,7 @@ class ChildProcess {
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
+  // The program's pid (for a contained child, not the supervisor's).
   pid_t pid() const { return pid_; }
   // False once the child has been reaped (by wait_until, try_wait, stop or kill_and_reap).
   bool running() const { return !status_.has_value(); }
@@ -130,13 +139,13 @@ class ChildProcess {
   // Throws Interrupted when a signal arrived.
   bool read_to_end(std::string& out, std::string& err, std::int64_t deadline_mono_ns);
 
-  // Sends `sig` to the child's process group.
+  // Sends `sig` to the child's process group (contained: see above).
   void signal(int sig);
   // The exit status (or 128 + signal) once the child ends; nullopt at the deadline.
   std::optional<int> wait_until(std::int64_t deadline_mono_ns);
   // The status if the child has ended (reaping it), else nullopt; never blocks.
   std::optional<int> try_wait() { return wait_until(0); }
-  // SIGKILL to the group and reap; returns the status.
+  // SIGKILL to the group (contained: to everything it started) and reap; returns the status.
   int kill_and_reap();
   // A server's shutdown: `sig` (SIGTERM) to the child itself, which stops its own children;
   // after `grace_ns` SIGKILL to the whole group. Returns the status.
@@ -144,8 +153,12 @@ class ChildProcess {
 
  private:
   void reaped(int raw_status);
+  bool contained() const { return report_fd_ >= 0; }
 
   pid_t pid_ = -1;
+  pid_t reaper_ = -1;   // what we wait for: the child, or a contained child's supervisor
+  pid_t tracked_ = 0;   // its entry in the interrupt handler's table (−supervisor)
+  int report_fd_ = -1;  // a contained child's supervisor reports here
   int stdin_fd_ = -1;
   int stdout_fd_ = -1;
   int stderr_fd_ = -1;

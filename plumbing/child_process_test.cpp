@@ -145,10 +145,131 @@ TEST(InterruptGuard, ASignalKillsEveryChildAndUnwindsWithInterrupted) {
   EXPECT_EQ(sleeper.wait_until(monotonic_ns() + 10 * kSecond), 128 + SIGKILL);
 }
 
+// True when `pid` is gone, or a zombie nobody reaped yet.
+bool gone(pid_t pid) {
+  char state = 0;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string skip;
+  if (!std::getline(stat, skip, ')')) return true;
+  stat >> state;
+  return state == 'Z' || state == 0;
+}
+
+bool gone_within(pid_t pid, std::int64_t ns) {
+  for (const std::int64_t end = monotonic_ns() + ns; monotonic_ns() < end; ::usleep(20'000)) {
+    if (gone(pid)) return true;
+  }
+  return gone(pid);
+}
+
+// A shell that leaves two background children, one in its process group and one that left it
+// with setsid, prints their pids, then does `then` (wait for EOF on stdin, or ignore it).
+ChildSpec leaves_children(const std::string& then = "read x; exit 0") {
+  ChildSpec s = spec({"/bin/sh", "-c",
+                      "sleep 300 </dev/null >/dev/null 2>&1 & echo $!; "
+                      "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!; " + then},
+                     Stdio::pipe());
+  s.in = Stdio::pipe();
+  s.contain = true;
+  return s;
+}
+
+std::vector<pid_t> children_of(ChildProcess& child) {
+  std::vector<pid_t> pids;
+  for (int i = 0; i < 2; ++i) {
+    const auto line = child.read_line(monotonic_ns() + 10 * kSecond);
+    if (line) pids.push_back(std::stoi(*line));
+  }
+  return pids;
+}
+
+// Every descendant of a contained child ends with it: whether it ends by itself (EOF) or is
+// killed, nothing it started is left, in its group or out of it, once it is reaped.
+TEST(ChildProcess, EveryDescendantOfAContainedChildEndsWithIt) {
+  for (const bool by_itself : {true, false}) {
+    ChildProcess child(leaves_children());
+    const std::vector<pid_t> left = children_of(child);
+    ASSERT_EQ(left.size(), 2u);
+    ::usleep(100'000);  // let setsid leave the group
+    for (pid_t p : left) ASSERT_FALSE(gone(p)) << p;
+    if (by_itself) {
+      child.close_stdin();
+      EXPECT_EQ(child.wait_until(monotonic_ns() + 10 * kSecond), 0);
+    } else {
+      EXPECT_EQ(child.kill_and_reap(), 128 + SIGKILL);
+    }
+    for (pid_t p : left) {
+      EXPECT_TRUE(gone(p)) << p
+                           << (by_itself ? " outlived a child that exited"
+                                         : " outlived a killed child");
+      if (!gone(p)) ::kill(p, SIGKILL);
+    }
+  }
+}
+
+// ... and when the process that started it is killed with -9, which can clean up nothing (the
+// child ignores its stdin: only the supervisor's parent-death signal can end it).
+TEST(ChildProcess, EveryDescendantOfAContainedChildEndsWhenItsParentIsKilled) {
+  int report[2];
+  ASSERT_EQ(::pipe(report), 0);
+  const pid_t parent = ::fork();
+  if (parent == 0) {
+    ChildProcess child(leaves_children("exec sleep 300 </dev/null"));
+    pid_t pids[3] = {child.pid(), 0, 0};
+    const std::vector<pid_t> left = children_of(child);
+    for (std::size_t i = 0; i < left.size(); ++i) pids[i + 1] = left[i];
+    ::usleep(100'000);
+    [[maybe_unused]] ssize_t n = ::write(report[1], pids, sizeof pids);
+    ::pause();
+    ::_exit(0);
+  }
+  pid_t pids[3] = {};
+  ASSERT_EQ(::read(report[0], pids, sizeof pids), static_cast<ssize_t>(sizeof pids));
+  for (pid_t p : pids) ASSERT_GT(p, 0);
+  ::kill(parent, SIGKILL);
+  ::waitpid(parent, nullptr, 0);
+  for (pid_t p : pids) {
+    EXPECT_TRUE(gone_within(p, 5 * kSecond)) << p << " outlived the killed parent";
+    if (!gone(p)) ::kill(p, SIGKILL);
+  }
+}
+
+// The parent-death guard itself, as any user: a child started through ChildProcess by a
+// process that is then killed with -9 (which can clean up nothing) dies too. It fails when
+// become_child does not set PR_SET_PDEATHSIG.
+TEST(ChildProcess, DiesWithItsParent) {
+  int report[2];
+  ASSERT_EQ(::pipe(report), 0);
+  const pid_t parent = ::fork();
+  if (parent == 0) {
+    ChildProcess child(spec({"/bin/sleep", "60"}));
+    const pid_t pid = child.pid();
+    [[maybe_unused]] ssize_t n = ::write(report[1], &pid, sizeof pid);
+    ::pause();
+    ::_exit(0);
+  }
+  pid_t child = 0;
+  ASSERT_EQ(::read(report[0], &child, sizeof child), static_cast<ssize_t>(sizeof child));
+  // Once it runs `sleep` it has passed its set-up (the guard is set before execve): the kill
+  // below then tests the guard, not the check for a parent that died before it.
+  std::string comm;
+  for (const std::int64_t end = monotonic_ns() + 10 * kSecond;
+       comm != "sleep\n" && monotonic_ns() < end; ::usleep(10'000)) {
+    comm = read_text_file("/proc/" + std::to_string(child) + "/comm");
+  }
+  ASSERT_EQ(comm, "sleep\n");
+  ::kill(parent, SIGKILL);
+  ::waitpid(parent, nullptr, 0);
+  EXPECT_TRUE(gone_within(child, 5 * kSecond)) << "the child outlived its parent";
+  if (!gone(child)) ::kill(child, SIGKILL);
+}
+
 // The test process adopts orphans (a subreaper), so a grandchild whose parent dies becomes
 // our child and can be waited for.
 TEST(ChildProcess, DiesWithItsParentEvenAfterDroppingToAnotherUser) {
-  if (::geteuid() != 0) GTEST_SKIP() << "needs root to change uid";
+  if (::geteuid() != 0) {
+    GTEST_SKIP() << "changing uid needs root: this test drops the child to 'nobody' (setuid)";
+  }
   const auto nobody = unprivileged_user_if_root();
   ASSERT_TRUE(nobody.has_value());
   ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
