@@ -205,6 +205,8 @@ refused() {
 refused "--rows: -1 is negative; it must be a whole number ≥ 1" "at most" "$idbench" locality --variant cas --rows -1
 refused "--pool-pages: -1 is negative" "" "$idbench" locality --variant cas --pool-pages -1
 refused "--max-memory: -1 is negative" "" "$idbench" check --max-memory -1 "$tmp/mutex"
+refused "/proc/version exists and cannot be replaced" "" \
+  "$idbench" generate --variant cas --count 1 --out /proc/version
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
