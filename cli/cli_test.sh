@@ -207,6 +207,7 @@ refused "--pool-pages: -1 is negative" "" "$idbench" locality --variant cas --po
 refused "--max-memory: -1 is negative" "" "$idbench" check --max-memory -1 "$tmp/mutex"
 refused "/proc/version exists and cannot be replaced" "" \
   "$idbench" generate --variant cas --count 1 --out /proc/version
+refused "non-ASCII" "38 characters" "$idbench" decode "01a22a9b-a04a-7634-98bb-503b7da130b$(printf '\357\274\221')"
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
