@@ -192,11 +192,16 @@ TEST_F(IdFiles, EachBadFirstLineSaysWhatIsWrong) {
       {"1 \n", "'1 ' ends with whitespace"},
       {"-42\n", "'-42' is negative"},
       {"+1\n", "'+1' has a '+' sign"},
-      {"\xEF\xBB\xBF" "1\n", "starts with a UTF-8 byte-order mark"},
+      {"\xEF\xBB\xBF"
+       "1\n",
+       "starts with a UTF-8 byte-order mark"},
       {"1\r\r\n", "control character \\r at column 2"},
       {"18446744073709551616\n", "is larger than the largest 64-bit ID"},
       {std::string(70, '0') + "\n", "has more than 20 digits"},
       {"12a\n", "'a' at column 3 is not a digit"},
+      // A full-width digit (U+FF11) is 3 bytes: once "38 characters" for a 36-character UUID.
+      {"01a22a9b-a04a-7634-98bb-503b7da130b\xEF\xBC\x91\n", "non-ASCII character at column 36"},
+      {"12\xEF\xBC\x91\n", "non-ASCII character at column 3"},
   };
   for (const auto& [content, want] : cases) {
     const std::string got = first_line_error(*this, content);

@@ -59,6 +59,16 @@ std::string explain_common(std::string_view text) {
     return fmt::format("{} has the control character {} at column {}", q,
                        escape_byte(static_cast<unsigned char>(*ctl)), ctl - text.begin() + 1);
   }
+  // Counted in bytes, a UTF-8 character (a full-width digit, 3 bytes) would make the length
+  // wrong: named first, at its column, which is exact up to the first one.
+  const auto wide = std::find_if(text.begin(), text.end(),
+                                 [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  if (wide != text.end()) {
+    return fmt::format(
+        "{} has a non-ASCII character at column {} (an ID is ASCII digits, hex "
+        "digits and '-')",
+        q, wide - text.begin() + 1);
+  }
   if (text.front() == '-' && is_decimal(text.substr(1))) return q + " is negative (IDs are unsigned)";
   if (text.front() == '+') return q + " has a '+' sign (write the bare number)";
   return {};

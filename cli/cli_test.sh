@@ -187,5 +187,33 @@ else
   expect 1 "check under ulimit -v 400000" sh -c "ulimit -v 400000; \"$idbench\" check --format binary \"$tmp/big.bin\""
 fi
 
+# A refusal is one line with the right words (each probe once said something wrong, or two
+# lines). refused "WORDS" "NOT" command...: exit 2, one line on stderr, WORDS in it, NOT absent.
+refused() {
+  local words=$1 not=$2
+  shift 2
+  timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ $got -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -qF -- "$words" "$tmp/err" ||
+     { [ -n "$not" ] && grep -qF -- "$not" "$tmp/err"; }; then
+    echo "FAIL: $*: exit $got, want 2 and one line with '$words'${not:+ and without '$not'}"
+    cat "$tmp/err"; failures=$((failures + 1))
+  else
+    echo "ok: refused: $(cat "$tmp/err")"; passes=$((passes + 1))
+  fi
+}
+refused "--rows: -1 is negative; it must be a whole number ≥ 1" "at most" "$idbench" locality --variant cas --rows -1
+refused "--pool-pages: -1 is negative" "" "$idbench" locality --variant cas --pool-pages -1
+refused "--max-memory: -1 is negative" "" "$idbench" check --max-memory -1 "$tmp/mutex"
+refused "/proc/version exists and cannot be replaced" "" \
+  "$idbench" generate --variant cas --count 1 --out /proc/version
+refused "non-ASCII" "38 characters" "$idbench" decode "01a22a9b-a04a-7634-98bb-503b7da130b$(printf '\357\274\221')"
+refused "unit=1us is not" "unit=1u is" "$idbench" decode --layout ts=41,node=10,seq=12,unit=1us 1
+refused "node=5+5+5 has 3 parts" "node=5+5 is" "$idbench" decode --layout ts=41,node=5+5+5,seq=12 1
+refused "etcd member m0 (/bin/true) exited at start with status 0" '\n' "$idbench" worker-ids --etcd-binary /bin/true --quiet
+refused "'python-uuid4' is listed twice in 'python-uuid4,python-uuid4'" "unknown system" \
+  "$idbench" real --system python-uuid4,python-uuid4
+refused "is listed twice" "" "$idbench" real --system "$(printf 'a\nb,a\nb')"
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -29,8 +29,9 @@
 #include "bench/locality/single_run.hpp"
 #include "bench/locality/validate.hpp"
 #include "cli/commands.hpp"
-#include "cli/finite_range.hpp"
 #include "cli/exec_options.hpp"
+#include "cli/finite_range.hpp"
+#include "cli/whole_number.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/exit_codes.hpp"
@@ -141,7 +142,8 @@ void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
   cmd->add_flag("--node-major", a.run.stream.node_major,
                 "Move the node field above the timestamp (layout variants): each writer appends "
                 "at its own insert point, global time order is lost");
-  cmd->add_option("--rows", a.rows, "Rows to insert (default 1000000; validation: 300000)");
+  cmd->add_option("--rows", a.rows, "Rows to insert (default 1000000; validation: 300000)")
+      ->check(WholeNumber(1));
   cmd->add_option("--rate", a.run.stream.rate,
                   "IDs per simulated ms, all writers together; a fraction spreads them out "
                   "(0.01 = 10 IDs/s, so 100000 rows span 2.8 h of generator time), 1e-06 … 1e+07")
@@ -174,7 +176,8 @@ void add_engine_options(CLI::App* cmd, LocalityArgs& a) {
   cmd->add_option("--engine", a.run.engine, "model, sqlite, mariadb or postgres")
       ->check(CLI::IsMember({"model", "sqlite", "mariadb", "postgres"}))
       ->capture_default_str();
-  auto* pool_pages = cmd->add_option("--pool-pages", a.pool_pages, "LRU pool size in leaf pages");
+  auto* pool_pages = cmd->add_option("--pool-pages", a.pool_pages, "LRU pool size in leaf pages")
+                         ->check(WholeNumber(1));
   auto* pool_percent = cmd->add_option("--pool-percent", a.pool_percent,
                                        "LRU pool size as % of the final leaf pages")
                            ->check(FiniteRange(0.001, 100.0))
@@ -202,7 +205,8 @@ void add_locality_command(CLI::App& app) {
   auto* out = cmd->add_option("--out", args->out, "matrix: the JSON file to write");
   auto* quick = cmd->add_flag("--quick", args->quick, "matrix: 100000 rows, cross-check 30000");
   auto* validate_rows = cmd->add_option("--validate-rows", args->validate_rows,
-                                        "matrix: rows of the cross-check (default 300000)");
+                                        "matrix: rows of the cross-check (default 300000)")
+                            ->check(WholeNumber(1));
   auto* no_validate =
       cmd->add_flag("--no-validate", args->no_validate, "matrix: skip the cross-check");
   auto* full = cmd->add_flag("--full", args->full,

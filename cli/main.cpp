@@ -102,7 +102,9 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "idbench: out of memory (for check, a smaller --max-memory)\n");
     return kExitBadInput;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "idbench: {}\n", e.what());
+    // Not an idbench::Error, so not made one line yet (a header-only helper's, which may
+    // echo the command line).
+    fmt::print(stderr, "idbench: {}\n", idbench::one_line(e.what()));
     return kExitBadInput;
   }
   return flush_stdout(kExitOk);

@@ -87,12 +87,21 @@ struct EtcdCluster::State {
     members[i] = std::make_unique<plumbing::ChildProcess>(spec);
   }
 
-  std::string log_tails() const {
+  // "; m<i>'s log ends: <its last line>" for each member (or "is empty"): what went wrong
+  // on one line, which is all a message has (the logs go with the directory).
+  std::string log_ends() const {
+    constexpr std::size_t kShown = 300;
     std::string s;
     for (std::size_t i = 0; i < members.size(); ++i) {
       std::string log = plumbing::read_text_file(fmt::format("{}/m{}.log", dir.path(), i));
-      if (log.size() > 600) log = "..." + log.substr(log.size() - 600);
-      s += fmt::format("\n--- etcd member m{} ---\n{}", i, log);
+      while (!log.empty() && (log.back() == '\n' || log.back() == '\r')) log.pop_back();
+      if (log.empty()) {
+        s += fmt::format("; m{}'s log is empty", i);
+        continue;
+      }
+      std::string last = log.substr(log.rfind('\n') + 1);  // npos + 1 is 0: the only line
+      if (last.size() > kShown) last = "..." + last.substr(last.size() - kShown);
+      s += fmt::format("; m{}'s log ends: {}", i, last);
     }
     return s;
   }
@@ -105,8 +114,9 @@ struct EtcdCluster::State {
     for (;;) {
       plumbing::throw_if_interrupted();
       for (std::size_t i = 0; i < members.size(); ++i) {
-        if (members[i] && members[i]->try_wait()) {
-          throw Error(fmt::format("etcd member m{} exited at start{}", i, log_tails()));
+        if (const auto status = members[i] ? members[i]->try_wait() : std::nullopt) {
+          throw Error(fmt::format("etcd member m{} ({}) exited at start with status {}{}", i,
+                                  binary, *status, log_ends()));
         }
       }
       try {
@@ -114,7 +124,7 @@ struct EtcdCluster::State {
         return;
       } catch (const EtcdUnavailable& e) {
         if (plumbing::monotonic_ns() > deadline) {
-          throw Error(fmt::format("etcd did not answer within 30 s: {}{}", e.what(), log_tails()));
+          throw Error(fmt::format("etcd did not answer within 30 s: {}{}", e.what(), log_ends()));
         }
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -11,9 +11,13 @@ namespace {
 using plumbing::kMsNs;
 }
 
+LeaseDeadline::LeaseDeadline(int ttl_s, std::int64_t margin_ms)
+    : limit_ns_((std::int64_t{ttl_s} * 1000 - margin_ms) * kMsNs) {}
+
 WorkerLease::WorkerLease(LeaseOptions options)
     : options_(std::move(options)),
       claimer_(options_.endpoints, options_.request_timeout_ms * kMsNs),
+      deadline_(options_.ttl_s, options_.margin_ms),
       keeper_([this] { keep_alive_loop(); }) {}
 
 WorkerLease::~WorkerLease() {
@@ -39,7 +43,7 @@ Claim WorkerLease::claim() {
   }
   {
     std::lock_guard lock(mutex_);
-    last_ok_send_ns_ = sent;
+    deadline_.renewed(sent);
     lease_ = lease;
     lost_ = false;
   }
@@ -48,8 +52,7 @@ Claim WorkerLease::claim() {
 }
 
 bool WorkerLease::within_deadline(std::int64_t now_mono_ns) const {
-  const std::int64_t limit = (std::int64_t{options_.ttl_s} * 1000 - options_.margin_ms) * kMsNs;
-  return now_mono_ns - last_ok_send_ns_.load() < limit;
+  return deadline_.holds(now_mono_ns);
 }
 
 void WorkerLease::freeze_for(std::int64_t ns) {
@@ -80,7 +83,7 @@ void WorkerLease::keep_alive_loop() {
     lock.lock();
     if (lease != lease_.load()) continue;  // re-claimed meanwhile
     if (ttl > 0) {
-      last_ok_send_ns_ = sent;
+      deadline_.renewed(sent);
       ++renewals_;
     } else if (ttl == 0) {
       lost_ = true;

@@ -31,6 +31,23 @@
 
 namespace idbench::coord {
 
+// The deadline alone, on whatever clock the caller reads (the lease's monotonic clock, or a
+// test's manual one): held while less than TTL − margin has passed since the sending of the
+// last renewal (or claim) etcd answered with a live lease.
+// Thread safety: renewed and holds from any thread.
+class LeaseDeadline {
+ public:
+  LeaseDeadline(int ttl_s, std::int64_t margin_ms);
+  void renewed(std::int64_t sent_mono_ns) { last_ok_send_ns_ = sent_mono_ns; }
+  bool holds(std::int64_t now_mono_ns) const {
+    return now_mono_ns - last_ok_send_ns_.load() < limit_ns_;
+  }
+
+ private:
+  std::int64_t limit_ns_;
+  std::atomic<std::int64_t> last_ok_send_ns_{0};
+};
+
 struct LeaseOptions {
   std::vector<Endpoint> endpoints;
   std::string prefix = "idbench/workers/";
@@ -63,7 +80,7 @@ class WorkerLease {
   LeaseOptions options_;
   EtcdClient claimer_;
   std::atomic<std::int64_t> lease_{0};
-  std::atomic<std::int64_t> last_ok_send_ns_{0};
+  LeaseDeadline deadline_;
   std::atomic<std::int64_t> frozen_until_ns_{0};
   std::atomic<std::int64_t> renewals_{0};
   std::atomic<bool> lost_{false};

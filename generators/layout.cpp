@@ -88,22 +88,28 @@ constexpr int kMaxGenBits = 14;
   fail(Code::malformed_spec, spec, why);
 }
 
-std::int64_t parse_int(std::string_view spec, std::string_view key, std::string_view text) {
-  std::int64_t value = 0;
+// `text` is the number; `value`, when given, the whole value of `key` it is part of (node=5+x
+// when text is "x"), which is what a message echoes.
+std::int64_t parse_int(std::string_view spec, std::string_view key, std::string_view text,
+                       std::string_view value = {}) {
+  if (value.empty()) value = text;
+  std::int64_t n = 0;
   const auto* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  auto [ptr, ec] = std::from_chars(text.data(), end, n);
   if (ec == std::errc::result_out_of_range) {
-    malformed(spec, fmt::format("{}={} is out of range", key, text));
+    malformed(spec, fmt::format("{}={} is out of range", key, value));
   }
   if (ec != std::errc{} || ptr != end || text.empty()) {
-    malformed(spec, fmt::format("{}={} is not a whole number", key, text));
+    malformed(spec, fmt::format("{}={} is not a whole number", key, value));
   }
-  return value;
+  return n;
 }
 
-int parse_bits(std::string_view spec, std::string_view key, std::string_view text) {
-  const std::int64_t bits = parse_int(spec, key, text);
-  if (bits < 0 || bits > 64) malformed(spec, fmt::format("{}={} is not a bit count", key, text));
+int parse_bits(std::string_view spec, std::string_view key, std::string_view text,
+               std::string_view value = {}) {
+  if (value.empty()) value = text;
+  const std::int64_t bits = parse_int(spec, key, text, value);
+  if (bits < 0 || bits > 64) malformed(spec, fmt::format("{}={} is not a bit count", key, value));
   return static_cast<int>(bits);
 }
 
@@ -124,7 +130,10 @@ std::int64_t parse_unit(std::string_view spec, std::string_view text) {
   } else {
     malformed(spec, fmt::format("unit={} needs a suffix ms or s", text));
   }
-  const std::int64_t count = parse_int(spec, "unit", digits);
+  if (digits.empty() || digits.find_first_not_of("-0123456789") != std::string_view::npos) {
+    malformed(spec, fmt::format("unit={} is not a whole number of ms or s", text));
+  }
+  const std::int64_t count = parse_int(spec, "unit", digits, text);
   if (count < 1 || count > kMaxUnitMs / scale) unit_out_of_range(spec, text);
   return count * scale;
 }
@@ -132,8 +141,13 @@ std::int64_t parse_unit(std::string_view spec, std::string_view text) {
 std::vector<NodePart> parse_node(std::string_view spec, std::string_view value) {
   const std::size_t plus = value.find('+');
   if (plus == std::string_view::npos) return {{"node", parse_bits(spec, "node", value)}};
-  return {{"node0", parse_bits(spec, "node", value.substr(0, plus))},
-          {"node1", parse_bits(spec, "node", value.substr(plus + 1))}};
+  const auto parts = std::ranges::count(value, '+') + 1;
+  if (parts > 2) {
+    malformed(spec,
+              fmt::format("node={} has {} parts; a node field is BITS or BITS+BITS", value, parts));
+  }
+  return {{"node0", parse_bits(spec, "node", value.substr(0, plus), value)},
+          {"node1", parse_bits(spec, "node", value.substr(plus + 1), value)}};
 }
 
 LayoutSpec parse_spec(std::string_view text) {

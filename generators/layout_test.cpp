@@ -187,6 +187,13 @@ INSTANTIATE_TEST_SUITE_P(
                   LayoutError::Code::malformed_spec, "unknown key"},
         BadLayout{"UnitWithoutSuffix", "ts=41,node=10,seq=12,unit=5",
                   LayoutError::Code::malformed_spec, "suffix"},
+        // These once echoed a part of the value ("unit=1u", "node=5+5") as if it were all.
+        BadLayout{"UnitInMicroseconds", "ts=41,node=10,seq=12,unit=1us",
+                  LayoutError::Code::malformed_spec, "unit=1us is not a whole number of ms or s"},
+        BadLayout{"NodeOfThreeParts", "ts=41,node=5+5+5,seq=12", LayoutError::Code::malformed_spec,
+                  "node=5+5+5 has 3 parts"},
+        BadLayout{"NodePartNotANumber", "ts=41,node=5+x,seq=12", LayoutError::Code::malformed_spec,
+                  "node=5+x is not a whole number"},
         BadLayout{"UnknownPreset", "twiter", LayoutError::Code::unknown_preset, "no such preset"},
         BadLayout{"GenWiderThanAClockSequence", "ts=41,node=2,gen=15,seq=6",
                   LayoutError::Code::gen_too_wide, "wider than a DCE clock sequence"},

@@ -148,6 +148,14 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
   if (fd_ < 0) {
     const int err = errno;
     temp_path_.clear();
+    // The file is there (/proc/version): only its directory refuses the file that would
+    // replace it, and "No such file or directory" alone would say the opposite.
+    if (exists) {
+      throw OutputError(
+          fmt::format("{} exists and cannot be replaced: no new file can be made "
+                      "in {} ({})",
+                      path_, dir_of(final_path_), std::strerror(err)));
+    }
     fail("cannot write", err);
   }
   // Replacing a file keeps its permissions; a new one gets 0666 less the umask.

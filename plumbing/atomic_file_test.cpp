@@ -170,6 +170,19 @@ TEST_F(AtomicFileTest, FailingWriteKeepsOldFileAndLeavesNoTemp) {
   EXPECT_EQ(entries(), std::vector<std::string>{"ids.txt"});
 }
 
+// A file whose directory takes no new file cannot be replaced; once this said "No such file
+// or directory" about /proc/version, which exists.
+TEST_F(AtomicFileTest, AnExistingFileThatCannotBeReplacedIsSaidSo) {
+  try {
+    OutputFile out("/proc/version");
+    FAIL() << "/proc/version was accepted as an output";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/proc/version exists and cannot be replaced"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(AtomicFileTest, DirectoryAndMissingParentAreRefusedAtOnce) {
   EXPECT_THROW(OutputFile{dir_.string()}, OutputError);
   EXPECT_THROW(OutputFile{path("nodir/x.txt")}, OutputError);

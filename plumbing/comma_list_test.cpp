@@ -1,4 +1,4 @@
-// comma_list_test.cpp — split_commas keeps every word, empty ones too.
+// comma_list_test.cpp — split_commas keeps every word, empty ones too, and refuses a repeat.
 #include "plumbing/comma_list.hpp"
 
 #include <gtest/gtest.h>
@@ -18,6 +18,19 @@ TEST(SplitCommas, KeepsEmptyWordsSoTheCallerCanNameThem) {
   EXPECT_EQ(split_commas("a,"), (Words{"a", ""}));
   EXPECT_EQ(split_commas(",a"), (Words{"", "a"}));
   EXPECT_EQ(split_commas("a,,b"), (Words{"a", "", "b"}));
+}
+
+// A repeat is a mistake the caller would otherwise misread: `real --system x,x` said
+// "unknown system 'x'" about a system it knows.
+TEST(SplitCommas, RefusesAWordListedTwiceNamingIt) {
+  try {
+    split_commas("python-uuid4,node-ulid,python-uuid4");
+    FAIL() << "a repeat was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "'python-uuid4' is listed twice in 'python-uuid4,node-ulid,python-uuid4'");
+  }
+  EXPECT_EQ(split_commas("a,,b,"), (Words{"a", "", "b", ""}));  // empty words: the caller's
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ for flag in --rows --pool-pages --validate-rows; do
   args=(--synthetic sequential)
   [ "$flag" = --validate-rows ] && args=(--matrix --out "$tmp/never.json")
   expect 2 "$flag 0" loc "${args[@]}" "$flag" 0
-  expect_err "$flag must be ≥ 1" "$flag 0 says ≥ 1"
+  expect_err "$flag: 0 is too small; it must be a whole number ≥ 1" "$flag 0 says ≥ 1"
 done
 [ ! -e "$tmp/never.json" ] || { echo "FAIL: refused matrix wrote its file"; failures=$((failures + 1)); }
 expect 2 "--keys DIR" loc --keys "$tmp"
