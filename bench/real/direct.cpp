@@ -51,4 +51,22 @@ CellFigures measure_direct(const std::vector<std::string>& scheme_args,
   return f;
 }
 
+CellFigures combined(const CellFigures& a, const CellFigures& b) {
+  CellFigures f = a;
+  f.seconds += b.seconds;
+  f.ids += b.ids;
+  f.requests += b.requests;
+  f.latency_ns.merge(b.latency_ns);
+  for (std::size_t k = 0; k < f.ids_per_client.size() && k < b.ids_per_client.size(); ++k) {
+    f.ids_per_client[k] += b.ids_per_client[k];
+  }
+  f.failed_clients += b.failed_clients;
+  if (f.error.empty()) f.error = b.error;
+  if (b.adapter_counters) {
+    if (!f.adapter_counters) f.adapter_counters.emplace();
+    for (const auto& [k, v] : *b.adapter_counters) (*f.adapter_counters)[k] += v;
+  }
+  return f;
+}
+
 }  // namespace idbench::realbench

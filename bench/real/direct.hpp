@@ -10,6 +10,10 @@
 // error (the window stops, as for a failing program). adapter_counters holds the clients'
 // summed retries, deadlocks and failovers.
 //
+// `idbench real` runs the direct client for half its window just before a cell and half just
+// after it, and reports the two as one (combined()): on a shared machine whose load drifts
+// while the cell runs, both figures then see the same conditions on average.
+//
 // Thread safety: as measure_cell().
 #pragma once
 
@@ -25,5 +29,9 @@ namespace idbench::realbench {
 // plumbing::Interrupted after a signal.
 CellFigures measure_direct(const std::vector<std::string>& scheme_args,
                            const std::vector<std::string>& sockets, const CellPlan& plan);
+
+// Two windows of the same plan as one: their IDs, requests, seconds and latencies added up,
+// the first error kept, the counters summed.
+CellFigures combined(const CellFigures& a, const CellFigures& b);
 
 }  // namespace idbench::realbench

@@ -160,11 +160,17 @@ class GroupRunner {
     CellRecord rec = base;
     const CellPlan cp{.clients = clients, .request_size = size, .warmup_ns = plan_.warmup_ns,
                       .duration_ns = plan_.duration_ns};
-    if (failed.empty()) {
+    const bool direct = plan_.direct && rec.description && rec.description->mariadb_servers > 0;
+    if (failed.empty() && direct) {
+      // Half the direct client's window just before the cell, half just after it.
+      CellPlan half = cp;
+      half.duration_ns = std::max<std::int64_t>(1, cp.duration_ns / 2);
+      const std::vector<std::string> args = scheme_args(*rec.description);
+      const CellFigures before = measure_direct(args, direct_sockets_, half);
       rec.figures = measure_cell(spec, cp);
-      if (plan_.direct && rec.description && rec.description->mariadb_servers > 0) {
-        rec.direct = measure_direct(scheme_args(*rec.description), direct_sockets_, cp);
-      }
+      rec.direct = combined(before, measure_direct(args, direct_sockets_, half));
+    } else if (failed.empty()) {
+      rec.figures = measure_cell(spec, cp);
     } else {
       rec.figures.clients = clients;
       rec.figures.request_size = size;

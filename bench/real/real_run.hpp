@@ -8,8 +8,9 @@
 //
 // The harness's own hop comes first (plan.hop): the same client counts and request sizes
 // through the MariaDB adapter's null scheme (no system), the cost of the pipe round trip that
-// every cell's end-to-end figure carries. With plan.direct, every cell of a MariaDB system is
-// followed by the direct client (direct.hpp) on the same servers, for reference.
+// every cell's end-to-end figure carries. With plan.direct, the direct client (direct.hpp) runs
+// on the same servers for half the window just before each MariaDB cell and half just after
+// it, for reference.
 //
 // A system without servers (python-*, node-*) runs once, with no durability setting. A server
 // that does not start, or a program that fails, is that cell's error; the run goes on (a
@@ -57,7 +58,7 @@ struct RunPlan {
   double locality_max_seconds = 60;  // per pass: collecting stops there (the figures say so)
   std::ostream* progress = nullptr;  // one line per cell: what, i/N, elapsed, time left
   bool hop = false;                  // measure the harness's hop first (null_adapter_spec())
-  bool direct = false;               // the direct client after every MariaDB cell
+  bool direct = false;               // the direct client around every MariaDB cell
 };
 
 struct CellRecord {

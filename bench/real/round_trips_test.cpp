@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "bench/real/direct.hpp"
 #include "bench/real/real_run.hpp"
 #include "bench/real/results_json.hpp"
 #include "plumbing/temp_dir.hpp"
@@ -202,6 +203,29 @@ TEST_F(RoundTrips, AProgramThatCannotStartIsAnError) {
   EXPECT_EQ(f.requests, 0u);
   // The first failure stops the cell: the other client may stop before it asks.
   EXPECT_GE(f.failed_clients, 1);
+}
+
+TEST(DirectClient, TwoWindowsCombineAsOne) {
+  CellFigures a, b;
+  a.clients = b.clients = 2;
+  a.seconds = 1.0, b.seconds = 0.5;
+  a.ids = 300, b.ids = 150;
+  a.requests = 300, b.requests = 150;
+  a.ids_per_client = {100, 200}, b.ids_per_client = {50, 100};
+  a.latency_ns.record(1000), b.latency_ns.record(3000);
+  a.adapter_counters = external::Counters{{"retries", 1}, {"deadlocks", 0}};
+  b.adapter_counters = external::Counters{{"retries", 2}, {"deadlocks", 1}};
+  b.error = "later";
+  const CellFigures c = combined(a, b);
+  EXPECT_DOUBLE_EQ(c.seconds, 1.5);
+  EXPECT_EQ(c.ids, 450u);
+  EXPECT_DOUBLE_EQ(c.ids_per_s(), 300.0);
+  EXPECT_EQ(c.ids_per_client, (std::vector<std::uint64_t>{150, 300}));
+  EXPECT_EQ(c.latency_ns.count(), 2u);
+  EXPECT_EQ(c.latency_ns.max(), 3000u);
+  EXPECT_EQ(c.adapter_counters->at("retries"), 3u);
+  EXPECT_EQ(c.adapter_counters->at("deadlocks"), 1u);
+  EXPECT_EQ(c.error, "later");
 }
 
 TEST(RoundTripsPlan, RefusesAPlanThatCannotRun) {
