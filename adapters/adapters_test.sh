@@ -29,6 +29,11 @@ expect_ids() {
     fail "$runtime $name: want 4 lines matching $re, got:"; cat "$tmp/out"; return
   fi
   ok "$runtime $name answers 3 then 1 with 4 IDs of its form"
+  printf '3\n1\n' | IDBENCH_SYSTEM_TIMES="$tmp/times" "$adapter" "$runtime" "$name" >/dev/null 2>"$tmp/err"
+  [ "$(grep -Ec '^[1-9][0-9]*$' "$tmp/times" 2>/dev/null)" = 2 ] && [ "$(wc -l <"$tmp/times")" = 2 ] &&
+    ok "$runtime $name: IDBENCH_SYSTEM_TIMES gets one time in ns per request" ||
+    fail "$runtime $name: IDBENCH_SYSTEM_TIMES: want 2 lines of ns, got: $(cat "$tmp/times" 2>&1)"
+  rm -f "$tmp/times"
   printf '1000\n%.0s' $(seq 4) | "$adapter" "$runtime" "$name" >"$tmp/many" 2>"$tmp/err" &&
     "$idbench" check "$tmp/many" >"$tmp/check" 2>>"$tmp/err" &&
     grep -q '^4000 IDs in 1 stream: 0 duplicates' "$tmp/check" &&

@@ -3,16 +3,19 @@
 // from several client threads, each with its own program instance and connection.
 //
 //   idbench real --system NAME[,NAME…]|quick|all [--clients 1,8] [--requests 1,1000] [--seconds S]
-//                [--warmup S] [--flush 1,2] [--binlog] [--locality-rows N]
+//                [--warmup S] [--flush 1,2] [--binlog] [--direct] [--locality-rows N]
 //                [--locality-seconds S] [--quiet] [--out FILE]
 //   idbench real --exec 'CMD ARGS…' [--timeout-ms MS] [--clients …] [--requests …] [--seconds S]
 //                [--out FILE]
 //
 // quick: the systems of ./run.sh's quick pass, 2 s per cell; all: every system, 10 s per cell;
-// one system: 3 s per cell. Then, per system, the locality of its real IDs: --locality-rows
-// IDs from 1 client and from the most --clients, interleaved as they arrive, through the
-// InnoDB model (bench/real/real_locality.hpp). The JSON (bench/real/results_json.hpp) is rewritten atomically
-// after every cell, so an interrupted run keeps what it measured ("complete": false).
+// one system: 3 s per cell. First, the harness's own hop: the same cells through the null
+// adapter (no system). Each cell shows, beside its end-to-end figure, the system's own share
+// as the adapter timed it; --direct adds a direct client's figure to every MariaDB cell. Then, per
+// system, the locality of its real IDs: --locality-rows IDs from 1 client and from the most
+// --clients, interleaved as they arrive, through the InnoDB model (bench/real/real_locality.hpp).
+// The JSON (bench/real/results_json.hpp) is rewritten atomically after every cell, so an
+// interrupted run keeps what it measured ("complete": false).
 //
 // Exit status: 0 every cell and locality pass measured; 2 bad input or a cell or pass failed
 // (its error is in the JSON);
@@ -60,6 +63,7 @@ struct RealArgs {
   std::uint64_t locality_rows = kLocalityRows;
   std::optional<double> locality_seconds;
   bool binlog = false;
+  bool direct = false;
   bool quiet = false;
   std::string out = "-";
 };
@@ -94,6 +98,8 @@ RunPlan plan_of(const RealArgs& a, std::string& profile) {
   plan.requests = a.requests;
   plan.flush = a.flush;
   plan.binlog = a.binlog;
+  plan.direct = a.direct;
+  plan.hop = true;
   plan.duration_ns = to_ns(seconds);
   plan.locality_rows = a.locality_rows;
   plan.locality_max_seconds = a.locality_seconds.value_or(profile == "quick" ? kQuickLocalitySeconds
@@ -168,6 +174,9 @@ void add_real_command(CLI::App& app) {
       ->check(CLI::Range(0, 2))
       ->capture_default_str();
   cmd->add_flag("--binlog", args->binlog, "Servers write a binlog (log_bin, sync_binlog=1)");
+  cmd->add_flag("--direct", args->direct,
+                "After every MariaDB cell, the same SQL from idbench's own threads, one "
+                "connection each (no adapter, no pipe): the reference an application sees");
   cmd->add_option("--locality-rows", args->locality_rows,
                   "IDs per client count for the locality of each system's real IDs (from 1 "
                   "client and from the most --clients, through the InnoDB model); 0: skip")

@@ -167,6 +167,11 @@ std::string adapters_dir() {
   return binary_dir() + "/adapters";
 }
 
+external::ExecSpec null_adapter_spec() {
+  return spec(resolve_command(fmt::format("{} null", kMariadbAdapter)), IdTime::none,
+              IdWidth::bits64, Ordering::monotone_per_stream);
+}
+
 struct RunningSystem::State {
   const RealSystem& system;
   std::vector<std::unique_ptr<MariadbServer>> servers;

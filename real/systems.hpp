@@ -54,6 +54,10 @@ const RealSystem* find_real_system(std::string_view name);
 // at build time), else next to the binary.
 std::string adapters_dir();
 
+// The MariaDB adapter's null scheme: IDs from a counter, no server. Through it the harness
+// measures its own hop (request written, IDs read back through a pipe) apart from any system.
+external::ExecSpec null_adapter_spec();
+
 // A system with its servers running.
 class RunningSystem {
  public:

@@ -364,6 +364,9 @@ class Real:
     # The locality of the systems' real IDs (bench/real/real_locality.hpp): one entry per
     # (system, client count); empty when the run carried none.
     locality: list[dict] = field(default_factory=list)
+    # The harness's own hop (the null adapter, no system), one cell per (clients, request size);
+    # empty when the run measured none.
+    harness_hop: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
 
@@ -405,6 +408,8 @@ def load_real(doc: Any) -> Real:
         r.problems.append("bench.json's real_systems has no 'cells' list: nothing to show")
         return r
     r.cells = [c for c in cells if isinstance(c, dict)]
+    hop = doc.get("harness_hop")
+    r.harness_hop = [h for h in hop if isinstance(h, dict)] if isinstance(hop, list) else []
     load_real_locality(doc, r)
     if r.complete is False:
         r.problems.append(f"the real-system bench is partial: {len(r.cells)} of "

@@ -6,6 +6,10 @@ the system's description as `idbench real` recorded it), never from a list of na
 shows, per system of its scheme, the per-ID round trip: requests of 1 ID, from 1 client (IDs/s
 per client) and from the most clients measured (IDs/s in total), the p99 round trip of both, at
 the default durability (innodb_flush_log_at_trx_commit=1) when it ran, else the first measured.
+Where the adapter timed the system itself (a cell's `system_side`), that is the figure shown: the
+system's own cost, what an application calling it directly pays; the end-to-end figure through
+the harness (its pipe hop included) follows it. The harness's hop alone (`harness_hop`, the null
+adapter) has a table of its own.
 
 Thread safety: pure functions of their inputs.
 """
@@ -56,6 +60,21 @@ def _p99(cell: dict | None) -> float | None:
     return number(lat.get("p99")) if isinstance(lat, dict) else None
 
 
+def own(cell: dict | None) -> dict | None:
+    """The system's own share of a cell (timed inside its adapter), or None."""
+    o = (cell or {}).get("system_side")
+    return o if isinstance(o, dict) and number(o.get("ids_per_s")) is not None else None
+
+
+def shown_figures(cell: dict, per_client: bool) -> tuple[float | None, float | None, bool]:
+    """(IDs/s, p99 ns, whether they are the system's own): the system's own share when the
+    adapter timed it, else the end-to-end figure."""
+    key = "ids_per_s_per_client" if per_client else "ids_per_s"
+    o = own(cell)
+    src = o if o is not None else cell
+    return number(src.get(key)), _p99(src), o is not None
+
+
 def _counters_text(cell: dict) -> str:
     c = cell.get("adapter_counters")
     if not isinstance(c, dict):
@@ -89,15 +108,19 @@ def _system_text(system: str, cells: list[dict], d: dict) -> tuple[str, bool]:
             parts.append(f"{label}: failed ({c['error']})")
             bad = True
         else:
-            per = number(c.get("ids_per_s_per_client")) if what else number(c.get("ids_per_s"))
-            parts.append(f"{u.si(per)} IDs/s {label}, p99 {u.duration_ns(_p99(c))}"
-                         + _counters_text(c))
+            per, p99, is_own = shown_figures(c, what is not None)
+            e2e = number(c.get("ids_per_s_per_client")) if what else number(c.get("ids_per_s"))
+            parts.append(f"{u.si(per)} IDs/s {label}, p99 {u.duration_ns(p99)}"
+                         + (f" (the system's own; {u.si(e2e)} through the harness)"
+                            if is_own else "") + _counters_text(c))
+    one_fig = shown_figures(one, True) if one else (None, None, False)
+    many_fig = shown_figures(many, False) if many else (None, None, False)
     d.setdefault("real", []).append({
         "system": system, "durability": shown.get("durability"), "server": shown.get("server"),
-        "ids_per_s_per_client_1": number((one or {}).get("ids_per_s_per_client")),
-        "ids_per_s_many": number((many or {}).get("ids_per_s")),
+        "ids_per_s_per_client_1": one_fig[0], "ids_per_s_many": many_fig[0],
         "clients_many": (many or {}).get("clients"),
-        "p99_ns_1": _p99(one), "p99_ns_many": _p99(many)})
+        "p99_ns_1": one_fig[1], "p99_ns_many": many_fig[1],
+        "systems_own": one_fig[2] or many_fig[2]})
     return f"{system}: " + " · ".join(parts) + f" ({durability_text(shown)})", bad
 
 
@@ -138,6 +161,17 @@ def scheme_short(d: dict, failed: bool) -> str:
     return text + ("; a cell failed" if failed else "")
 
 
+def _side(d: dict | None) -> list:
+    """IDs/s, p50 and p99 of a cell's system side or direct client, "–" when not measured."""
+    if not isinstance(d, dict):
+        return [u.DASH] * 3
+    if d.get("error"):
+        return [(f"failed ({d['error']})", BAD), u.DASH, u.DASH]
+    lat = d.get("latency_ns") if isinstance(d.get("latency_ns"), dict) else {}
+    return [u.si(number(d.get("ids_per_s"))), u.duration_ns(number(lat.get("p50"))),
+            u.duration_ns(number(lat.get("p99")))]
+
+
 def real_table(real: Real) -> Table:
     rows = []
     for c in real.cells:
@@ -145,18 +179,41 @@ def real_table(real: Real) -> Table:
         counters = c.get("adapter_counters")
         rows.append([
             str(c.get("system", u.DASH)), durability_text(c), str(c.get("clients", u.DASH)),
-            u.count(number(c.get("request_size"))), u.si(number(c.get("ids_per_s"))),
-            u.si(number(c.get("ids_per_s_per_client"))), u.count(number(c.get("requests"))),
+            u.count(number(c.get("request_size"))), *_side(own(c)),
+            u.si(number(c.get("ids_per_s"))), u.si(number(c.get("ids_per_s_per_client"))),
+            u.count(number(c.get("requests"))),
             u.duration_ns(number(lat.get("p50"))), u.duration_ns(number(lat.get("p99"))),
-            u.duration_ns(number(lat.get("p999"))),
+            u.duration_ns(number(lat.get("p999"))), *_side(c.get("direct")),
             ", ".join(f"{k} {u.count(number(v))}" for k, v in counters.items())
             if isinstance(counters, dict) else "unknown",
             (str(c["error"]), BAD) if c.get("error") else ""])
-    return Table(["system", "durability", "clients", "IDs/request", "IDs/s", "IDs/s per client",
-                  "requests", "p50", "p99", "p99.9", "adapter counters", "error"], rows,
-                 align="lllrrrrrrrll",
+    return Table(["system", "durability", "clients", "IDs/request", "own IDs/s", "own p50",
+                  "own p99", "IDs/s", "IDs/s per client", "requests", "p50", "p99", "p99.9",
+                  "direct IDs/s", "direct p50", "direct p99", "adapter counters", "error"], rows,
+                 align="lllrrrrrrrrrrrrrll",
                  caption="Every cell of the real-system bench: each client thread has its own "
                          "adapter process and database connection; a round trip is one request "
-                         "(N IDs asked, N lines read), timed on the monotonic clock. Adapter "
-                         "counters: what the adapter reported at exit (retries, deadlocks, "
-                         "failovers), summed over its clients; unknown when it reported none.")
+                         "(N IDs asked, N lines read), timed on the monotonic clock. Own: the "
+                         "system's own share, timed inside the adapter around the statements "
+                         "(or library calls) that make the IDs, without the harness's pipe hop; "
+                         "IDs/s sums each client's IDs over its own time. Direct: the same SQL "
+                         "from idbench's threads, one connection each (idbench real --direct), "
+                         "the reference. Adapter counters: what the adapter reported at exit "
+                         "(retries, deadlocks, failovers), summed over its clients; unknown when "
+                         "it reported none.")
+
+
+def hop_table(real: Real) -> Table:
+    rows = []
+    for h in real.harness_hop:
+        lat = h.get("latency_ns") if isinstance(h.get("latency_ns"), dict) else {}
+        rows.append([str(h.get("clients", u.DASH)), u.count(number(h.get("request_size"))),
+                     u.si(number(h.get("ids_per_s"))), u.si(number(h.get("ids_per_s_per_client"))),
+                     u.duration_ns(number(lat.get("p50"))), u.duration_ns(number(lat.get("p99"))),
+                     (str(h["error"]), BAD) if h.get("error") else ""])
+    return Table(["clients", "IDs/request", "IDs/s", "IDs/s per client", "p50", "p99", "error"],
+                 rows, align="llrrrrl",
+                 caption="The harness's own cost, in no system's figure: the same requests "
+                         "answered by the null adapter (a counter, no system) through the same "
+                         "process and pipe. A cell's end-to-end round trip is about its own "
+                         "share plus this.")

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """real_systems_test.py — the real-system figures in the report: the decision table's
 AUTO_INCREMENT row shows the real figure beside the in-process lower bound when bench.json
-carries real_systems, and says "not measured" when it does not; the Real systems section lists
-every cell; a failed cell is marked, never shown as a figure.
+carries real_systems, and says "not measured" when it does not; the system's own share (timed in
+its adapter) is the figure shown where measured, the harness's hop has its own table; the Real
+systems section lists every cell; a failed cell is marked, never shown as a figure.
 
     /usr/bin/python3 reports/real_systems_test.py
 """
@@ -127,6 +128,61 @@ class DecisionRowTest(unittest.TestCase):
         rows, col, _ = table(bench)
         self.assertIn("1.24 k IDs/s per client", rows["AUTO_INCREMENT"][col[REAL]])
         self.assertIn("flush_log_at_trx_commit=2", rows["AUTO_INCREMENT"][col[REAL]])
+
+
+def with_own_share(bench: dict) -> dict:
+    """The flush-1 AUTO_INCREMENT cells at 1 ID/request as timed inside the adapter (twice the
+    end-to-end rate, p99 half), the 1-client one with a direct client, and the harness's hop."""
+    for c in bench["real_systems"]["cells"]:
+        if (c["system"] == "mariadb-auto-increment" and c["request_size"] == 1
+                and c["durability"]["innodb_flush_log_at_trx_commit"] == 1):
+            c["system_side"] = {"ids_per_s": 2 * c["ids_per_s"],
+                                "ids_per_s_per_client": 2 * c["ids_per_s_per_client"],
+                                "latency_ns": {"p50": 100_000.0, "p99": 1_620_000.0,
+                                               "p999": 2e6, "max": 3e6}}
+            if c["clients"] == 1:
+                c["direct"] = {"ids_per_s": 640.0, "ids_per_s_per_client": 640.0,
+                               "latency_ns": {"p50": 90_000.0, "p99": 1_500_000.0},
+                               "error": None}
+    bench["real_systems"]["harness_hop"] = [
+        {"system": "harness hop", "clients": 1, "request_size": 1, "ids_per_s": 31_000.0,
+         "ids_per_s_per_client": 31_000.0, "latency_ns": {"p50": 29_000.0, "p99": 60_000.0},
+         "error": None}]
+    return bench
+
+
+class OwnShareTest(unittest.TestCase):
+    def test_the_decision_row_shows_the_systems_own_share_then_the_harness_figure(self):
+        rows, col, data = table(with_own_share(bench_with_real()))
+        real = rows["AUTO_INCREMENT"][col[REAL]]
+        # Own: 2 × 310 per client, p99 1.62 ms; end to end 310 through the harness.
+        self.assertIn("mariadb-auto-increment: 620 IDs/s per client, p99 1.62 ms (the system's "
+                      "own; 310 through the harness)", real)
+        self.assertIn("4.96 k IDs/s at 8 clients", real)
+        d = data["AUTO_INCREMENT"]["real"][0]
+        self.assertAlmostEqual(d["ids_per_s_per_client_1"], 620.0)
+        self.assertTrue(d["systems_own"])
+
+    def test_the_cell_table_has_the_own_share_and_the_direct_client_and_the_hop_its_table(self):
+        res = results(with_own_share(bench_with_real()))
+        section = next(s for s in content.build_report(res).sections if s.id == "real")
+        tables = [x for kind, x in section.blocks if kind == "table"]
+        cells, hop = tables[0], tables[1]
+        h = {name: i for i, name in enumerate(cells.header)}
+        first = cells.rows[0]  # flush 1, 1 client, 1 ID/request
+        self.assertEqual(first[h["own IDs/s"]], "620")
+        self.assertEqual(first[h["own p99"]], "1.62 ms")
+        self.assertEqual(first[h["IDs/s"]], "310")
+        self.assertEqual(first[h["direct IDs/s"]], "640")
+        self.assertEqual(cells.rows[1][h["own IDs/s"]], "–")  # 1000 IDs/request: not timed
+        self.assertEqual(hop.header[:3], ["clients", "IDs/request", "IDs/s"])
+        self.assertEqual(hop.rows[0][2], "31 k")
+        self.assertIn("harness's own cost", hop.caption)
+
+    def test_without_an_own_share_the_end_to_end_figure_stays(self):
+        rows, col, data = table(bench_with_real())
+        self.assertNotIn("the system's own", rows["AUTO_INCREMENT"][col[REAL]])
+        self.assertFalse(data["AUTO_INCREMENT"]["real"][0]["systems_own"])
 
 
 class TestdataTest(unittest.TestCase):

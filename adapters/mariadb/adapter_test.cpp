@@ -1,13 +1,14 @@
 // adapter_test.cpp — idbench-mariadb-adapter end to end: every scheme answers on a real
 // server, the ticket pair alternates over two and fails over when one is killed, deadlocks are
 // retried and never answered with a made-up ID, bad usage exits 2, an unreachable server
-// exits 1; and RunningSystem fills in what the adapter needs.
+// exits 1, each request's time in the server is written when asked, the null scheme needs no
+// server; RunningSystem fills in what the adapter needs; the direct client (bench/real/direct.hpp)
+// runs the same SQL from threads.
 // One ticket pair of servers (real/systems.hpp) is shared by the file; skipped when MariaDB is
 // not installed.
 #include <gtest/gtest.h>
 
 #include <memory>
-#include <mutex>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/real/direct.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/temp_dir.hpp"
 #include "real/systems.hpp"
@@ -169,31 +171,39 @@ TEST_F(AdapterTest, UnderDeadlocksEveryIdIsRealAndNoneRepeats) {
   int rounds = 0;
   while (locked == 0 && plumbing::monotonic_ns() < deadline) {
     ++rounds;
-    std::mutex m;
-    std::vector<std::jthread> threads;
-    for (int k = 0; k < kClients; ++k) {
-      threads.emplace_back([&] {
-        Adapter a({"ticket-pair", "--engine", "innodb"}, both());
-        std::vector<std::string> got;
-        for (int r = 0; r < 5; ++r) {
-          const auto more = a.request(kPerRequest);
-          got.insert(got.end(), more.begin(), more.end());
-        }
-        const Finished f = a.finish();
-        std::smatch c;
-        const bool summary = std::regex_search(
-            f.err, c, std::regex("retries=([0-9]+) deadlocks=([0-9]+) failovers=0"));
-        const std::lock_guard lock(m);
-        EXPECT_EQ(f.status, 0) << f.err;
-        EXPECT_TRUE(summary) << f.err;
-        EXPECT_EQ(got.size(), 5u * kPerRequest) << f.err;
-        if (summary) locked += std::stoull(c[1]) + std::stoull(c[2]);
-        for (const auto& id : got) {
-          ++ids;
-          if (!std::regex_match(id, std::regex("[1-9][0-9]*"))) zeros.push_back(id);
-          if (!seen.insert(id).second) repeats.push_back(id);
-        }
-      });
+    struct Client {
+      std::vector<std::string> ids;
+      Finished finished;
+    };
+    std::vector<Client> clients(kClients);
+    {
+      std::vector<std::jthread> threads;
+      for (Client& c : clients) {
+        threads.emplace_back([&c, this] {
+          Adapter a({"ticket-pair", "--engine", "innodb"}, both());
+          for (int r = 0; r < 5; ++r) {
+            const auto more = a.request(kPerRequest);
+            c.ids.insert(c.ids.end(), more.begin(), more.end());
+          }
+          c.finished = a.finish();
+        });
+      }
+    }  // joined; the checks below run on this thread (std::regex is not for several at once)
+    const std::regex counters("retries=([0-9]+) deadlocks=([0-9]+) failovers=0");
+    const std::regex positive("[1-9][0-9]*");
+    for (const Client& c : clients) {
+      const Finished& f = c.finished;
+      std::smatch m;
+      const bool summary = std::regex_search(f.err, m, counters);
+      EXPECT_EQ(f.status, 0) << f.err;
+      EXPECT_TRUE(summary) << f.err;
+      EXPECT_EQ(c.ids.size(), 5u * kPerRequest) << f.err;
+      if (summary) locked += std::stoull(m[1]) + std::stoull(m[2]);
+      for (const auto& id : c.ids) {
+        ++ids;
+        if (!std::regex_match(id, positive)) zeros.push_back(id);
+        if (!seen.insert(id).second) repeats.push_back(id);
+      }
     }
   }
   EXPECT_GT(locked, 0u) << rounds << " rounds of " << kClients
@@ -202,6 +212,50 @@ TEST_F(AdapterTest, UnderDeadlocksEveryIdIsRealAndNoneRepeats) {
                              << zeros.front() << "', among " << ids;
   EXPECT_TRUE(repeats.empty()) << repeats.size() << " IDs handed out twice, first "
                                << repeats.front() << ", among " << ids;
+}
+
+TEST_F(AdapterTest, WritesEachRequestsTimeInTheServerWhenAsked) {
+  plumbing::TempDir dir("idbench-adapter-times");
+  const std::string times = dir.path() + "/times";
+  Adapter a({"auto-increment"}, one(), {"IDBENCH_SYSTEM_TIMES=" + times});
+  EXPECT_EQ(a.request(3).size(), 3u);
+  EXPECT_EQ(a.request(2).size(), 2u);
+  const Finished f = a.finish();
+  EXPECT_EQ(f.status, 0) << f.err;
+  EXPECT_EQ(f.err, kCleanSummary);
+  const std::string text = plumbing::read_text_file(times);
+  EXPECT_TRUE(std::regex_match(text, std::regex("[1-9][0-9]*\n[1-9][0-9]*\n"))) << text;
+}
+
+TEST_F(AdapterTest, TheNullSchemeAnswersACounterWithoutAServer) {
+  Adapter a({"null"}, "");
+  EXPECT_EQ(a.request(3), (std::vector<std::string>{"1", "2", "3"}));
+  EXPECT_EQ(a.request(1), (std::vector<std::string>{"4"}));
+  const Finished f = a.finish();
+  EXPECT_EQ(f.status, 0) << f.err;
+  EXPECT_EQ(f.err, "");
+}
+
+TEST_F(AdapterTest, TheDirectClientRunsTheSchemesSqlFromThreads) {
+  const realbench::CellPlan plan{
+      .clients = 2, .request_size = 5, .warmup_ns = 0, .duration_ns = 200'000'000};
+  const realbench::CellFigures f = realbench::measure_direct(
+      {"ticket-pair", "--engine", "myisam"},
+      {pair_->servers()[0]->socket(), pair_->servers()[1]->socket()}, plan);
+  EXPECT_EQ(f.error, "");
+  EXPECT_GT(f.requests, 0u);
+  EXPECT_EQ(f.ids, 5 * f.requests);
+  EXPECT_EQ(f.latency_ns.count(), f.requests);
+  ASSERT_TRUE(f.adapter_counters.has_value());
+  EXPECT_EQ(f.adapter_counters->at("failovers"), 0u);
+
+  ::setenv("IDBENCH_MARIADB_WAIT_MS", "0", 1);
+  const realbench::CellFigures down =
+      realbench::measure_direct({"sequence"}, {"/nonexistent/mysqld.sock"}, plan);
+  ::unsetenv("IDBENCH_MARIADB_WAIT_MS");
+  EXPECT_NE(down.error.find("sequence: no server answers: ERROR 2002"), std::string::npos)
+      << down.error;
+  EXPECT_EQ(down.requests, 0u);
 }
 
 TEST_F(AdapterTest, ABadSchemeOrRequestExits2WithOneLine) {

@@ -17,12 +17,6 @@ constexpr std::int64_t kRetryDownNs = 200 * kMs;  // a down server is tried agai
 constexpr std::int64_t kDefaultWaitMs = 5000;     // how long all servers may be down
 constexpr int kMaxLockRetries = 10'000;           // consecutive, for one ID
 
-std::int64_t now_ns() {
-  timespec t{};
-  ::clock_gettime(CLOCK_MONOTONIC, &t);
-  return std::int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
-}
-
 // $IDBENCH_MARIADB_WAIT_MS: how long every server may be down before the adapter gives up.
 std::int64_t wait_ns() {
   const char* env = std::getenv("IDBENCH_MARIADB_WAIT_MS");
@@ -72,9 +66,15 @@ std::string engine_option(const std::vector<std::string>& args, const std::strin
 
 }  // namespace
 
+std::int64_t now_ns() {
+  timespec t{};
+  ::clock_gettime(CLOCK_MONOTONIC, &t);
+  return std::int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
+}
+
 const char* const kUsage =
     "usage: idbench-mariadb-adapter auto-increment | sequence | uuid | uuid-short | "
-    "ticket-pair [--engine myisam|innodb] | ticket-update [--engine myisam|innodb]";
+    "ticket-pair [--engine myisam|innodb] | ticket-update [--engine myisam|innodb] | null";
 
 Scheme parse_scheme(const std::vector<std::string>& args) {
   if (args.empty()) throw UsageError(std::string("no scheme given (") + kUsage + ")");

@@ -39,6 +39,8 @@ struct Scheme {
 
 // The usage line (for messages).
 extern const char* const kUsage;
+// CLOCK_MONOTONIC in ns.
+std::int64_t now_ns();
 // argv after the program name. Throws UsageError.
 Scheme parse_scheme(const std::vector<std::string>& args);
 

@@ -5,6 +5,7 @@
 #include <mysql.h>
 #include <mysqld_error.h>
 
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -53,6 +54,10 @@ void Connection::fail() {
 
 bool Connection::connect() {
   close();
+  // The connector's global state, once, before any thread's first connection (mysql_init()
+  // would set it up unguarded; `idbench real --direct` connects from several threads).
+  static std::once_flag library;
+  std::call_once(library, [] { mysql_library_init(0, nullptr, nullptr); });
   mysql_ = mysql_init(nullptr);
   if (!mysql_) {
     error_ = {SqlError::Kind::fatal, 0, "mysql_init: out of memory"};

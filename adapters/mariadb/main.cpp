@@ -7,6 +7,11 @@
 // Each ID is one statement, one round trip: that is what these schemes cost a client.
 // At EOF it prints one line on stderr, what the harness counts as unavailability:
 //   idbench-mariadb-adapter: retries=<n> deadlocks=<n> failovers=<n>
+// With $IDBENCH_SYSTEM_TIMES set (a file path), it also writes there at EOF one line per
+// answered request: the ns its statements took, timed on the monotonic clock around them
+// (the server's own cost, without the pipe hop to the harness; docs/exec-protocol.md).
+// `idbench-mariadb-adapter null` answers a counter without any server: the harness's hop
+// alone, through the same process and the same I/O.
 // Exit 2: bad usage or a malformed request (one line on stderr). Exit 1: a MariaDB error it
 // cannot get past (one line naming the scheme, the socket and the error).
 // $IDBENCH_MARIADB_WAIT_MS (default 5000): how long every server may be down before exit 1.
@@ -57,18 +62,53 @@ unsigned long parse_request(const std::string& line) {
   return n;
 }
 
-void serve(Client& client) {
+// Answers every request with IDs from `next` until EOF; `times` (when given) gets the ns each
+// request spent in `next`.
+template <class Next>
+void serve(Next next, std::vector<std::uint64_t>* times) {
+  using idbench::mariadb_adapter::now_ns;
   std::string out;
   for (std::string line; std::getline(std::cin, line);) {
     const unsigned long n = parse_request(line);
     out.clear();
+    const std::int64_t start = now_ns();
     for (unsigned long i = 0; i < n; ++i) {
-      out += client.next();
+      out += next();
       out += '\n';
     }
+    if (times) times->push_back(static_cast<std::uint64_t>(now_ns() - start));
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
   }
+}
+
+void write_times(const char* path, const std::vector<std::uint64_t>& times) {
+  std::string text;
+  for (const std::uint64_t ns : times) text += std::to_string(ns) + '\n';
+  FILE* f = std::fopen(path, "w");
+  bool ok = f != nullptr && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (f != nullptr) ok = std::fclose(f) == 0 && ok;
+  if (!ok) throw ClientError(std::string("IDBENCH_SYSTEM_TIMES: cannot write ") + path);
+}
+
+// The scheme named by `args`, served until EOF; the null scheme needs no server.
+void run(const std::vector<std::string>& args) {
+  if (args == std::vector<std::string>{"null"}) {
+    std::uint64_t counter = 0;
+    serve([&counter] { return std::to_string(++counter); }, nullptr);
+    return;
+  }
+  auto scheme = idbench::mariadb_adapter::parse_scheme(args);
+  Client client(std::move(scheme), sockets_from_env());
+  const char* times_path = std::getenv("IDBENCH_SYSTEM_TIMES");
+  std::vector<std::uint64_t> times;
+  serve([&client] { return client.next(); }, times_path && *times_path ? &times : nullptr);
+  if (times_path && *times_path) write_times(times_path, times);
+  const auto& c = client.counts();
+  std::fprintf(stderr, "idbench-mariadb-adapter: retries=%llu deadlocks=%llu failovers=%llu\n",
+               static_cast<unsigned long long>(c.retries),
+               static_cast<unsigned long long>(c.deadlocks),
+               static_cast<unsigned long long>(c.failovers));
 }
 
 }  // namespace
@@ -78,14 +118,7 @@ int main(int argc, char** argv) {
   // A server killed under a statement is an error to handle (failover), not a SIGPIPE death.
   ::signal(SIGPIPE, SIG_IGN);
   try {
-    auto scheme = idbench::mariadb_adapter::parse_scheme({argv + 1, argv + argc});
-    Client client(std::move(scheme), sockets_from_env());
-    serve(client);
-    const auto& c = client.counts();
-    std::fprintf(stderr, "idbench-mariadb-adapter: retries=%llu deadlocks=%llu failovers=%llu\n",
-                 static_cast<unsigned long long>(c.retries),
-                 static_cast<unsigned long long>(c.deadlocks),
-                 static_cast<unsigned long long>(c.failovers));
+    run({argv + 1, argv + argc});
     return 0;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "idbench-mariadb-adapter: %s\n", e.what());

@@ -13,6 +13,10 @@
 //              16 random bytes. Order and time are kept; 32 random bits are dropped.
 //   snowflake  @sapphire/snowflake with Discord's epoch (idbench layout `discord`): worker id
 //              = IDBENCH_NODE_ID >> 5, process id = IDBENCH_NODE_ID & 31; decimal 64-bit IDs.
+// With IDBENCH_SYSTEM_TIMES set (a file path), it writes there at EOF one line per answered
+// request: the ns the package's calls took (process.hrtime, monotonic, around them), the
+// generator's own cost without the pipe hop (docs/exec-protocol.md).
+import { writeFileSync } from 'node:fs';
 import { v1, v6, v7 } from 'uuid';
 import { monotonicFactory, ulidToUUID } from 'ulid';
 import KSUID from 'ksuid';
@@ -62,6 +66,8 @@ const factories = {
   snowflake: snowflakeFactory,
 };
 
+const times = [];
+
 function answer(generate, line) {
   if (!/^[0-9]{1,7}\r?$/.test(line) || Number.parseInt(line, 10) < 1 ||
       Number.parseInt(line, 10) > MAX_REQUEST) {
@@ -69,8 +75,10 @@ function answer(generate, line) {
   }
   const n = Number.parseInt(line, 10);
   const ids = new Array(n);
+  const start = process.hrtime.bigint();
   try {
     for (let i = 0; i < n; i++) ids[i] = generate();
+    times.push(process.hrtime.bigint() - start);
   } catch (error) {
     // The package refused (ulid throws when its random part overflows within one ms).
     process.stderr.write(`idbench node adapter: ${process.argv[2]} refused: ${error.message}\n`);
@@ -96,6 +104,8 @@ function main(argv) {
   });
   process.stdin.on('end', () => {
     if (pending !== '') answer(generate, pending);
+    const path = process.env.IDBENCH_SYSTEM_TIMES;
+    if (path) writeFileSync(path, times.map((ns) => `${ns}\n`).join(''));
   });
   // idbench went away mid-answer: nothing left to answer.
   process.stdout.on('error', (error) => process.exit(error.code === 'EPIPE' ? 0 : 2));

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # real_cli_test.sh IDBENCH — end-to-end checks of `idbench real --exec` with sh fakes of the line
 # protocol: the JSON, exit codes, one-line messages, a failing program keeps what was measured,
-# SIGINT leaves no program behind and keeps the JSON ("complete": false).
+# SIGINT leaves no program behind and keeps the JSON ("complete": false); the harness's hop
+# measured apart; with MariaDB installed, one MariaDB cell shows the system's own share and
+# the direct client beside its end-to-end figure.
 set -u
 idbench=$1
 py=/usr/bin/python3
@@ -53,6 +55,15 @@ expect 0 "bench a program" "$idbench" real --exec "sh $tmp/counter.sh" --clients
 [ "$(json "$tmp/ok.json" 'j["cells"][3]["adapter_counters"]["retries"]')" = 2 ] ||
   fail "the counter line, summed over 2 clients"
 grep -q 'real: \[4/4\]' "$tmp/err" || fail "progress names i/N"
+[ "$(json "$tmp/ok.json" '[(h["clients"], h["request_size"], h["error"]) for h in j["harness_hop"]]')" = \
+  "[(1, 1, None), (1, 10, None), (2, 1, None), (2, 10, None)]" ] ||
+  fail "the harness hop at every client count and request size"
+[ "$(json "$tmp/ok.json" 'all(h["ids_per_s"] > 0 for h in j["harness_hop"])')" = True ] ||
+  fail "the hop measured IDs"
+grep -q 'real: harness hop, the null adapter (no system), 2 clients, 10 IDs/request' "$tmp/err" ||
+  fail "progress names the hop"
+[ "$(json "$tmp/ok.json" '[c["system_side"] for c in j["cells"]]')" = "[None, None, None, None]" ] ||
+  fail "a program that times nothing has no system side"
 grep -q 'left)' "$tmp/err" || fail "progress says the time left"
 
 # --quiet: nothing on stderr; the adapters' summary lines are still read into the JSON.
@@ -92,6 +103,24 @@ expect 2 "--seconds 0" "$idbench" real --exec "sh $tmp/counter.sh" --seconds 0
 expect 2 "unbalanced quote" "$idbench" real --exec "sh '$tmp/counter.sh"
 expect 2 "--system with --exec" "$idbench" real --system quick --exec "sh $tmp/counter.sh"
 [ ! -e "$tmp/x.json" ] || fail "a refused run wrote its file"
+
+# A MariaDB system: beside the end-to-end figure, the system's own share (timed in the adapter)
+# and the direct client's.
+if command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ]; then
+  expect 0 "a MariaDB cell with --direct" "$idbench" real --system mariadb-auto-increment \
+    --flush 2 --clients 2 --requests 1 --seconds 0.3 --warmup 0.1 --locality-rows 0 --direct \
+    --out "$tmp/maria.json"
+  [ "$(json "$tmp/maria.json" 'len(j["cells"]) == 1 and j["config"]["direct"]')" = True ] ||
+    fail "one cell, --direct in the config"
+  [ "$(json "$tmp/maria.json" 'j["cells"][0]["system_side"]["ids_per_s"] > 0 and j["cells"][0]["system_side"]["latency_ns"]["p99"] > 0')" = True ] ||
+    fail "the system's own share measured"
+  [ "$(json "$tmp/maria.json" 'j["cells"][0]["direct"]["ids_per_s"] > 0 and j["cells"][0]["direct"]["error"] is None')" = True ] ||
+    fail "the direct client measured"
+  grep -q "the system's own (timed inside the adapter): " "$tmp/err" || fail "text shows the own share"
+  grep -q "direct client: " "$tmp/err" || fail "text shows the direct client"
+else
+  echo "skipped: the MariaDB cell (mariadbd is not installed)"
+fi
 
 # SIGINT in the middle of the second cell: exit 130, the first cell kept, no program left.
 # (3 s cells: a loaded machine may take a while to see the first one written.)

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <memory>
 #include <ostream>
+#include <sstream>
 
 #include "bench/locality/validate.hpp"
+#include "bench/real/direct.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/comma_list.hpp"
@@ -44,6 +46,44 @@ std::string setting_text(const Group& g) {
                     : "";
 }
 
+// The hop costs microseconds a round trip: a second holds tens of thousands of them.
+constexpr std::int64_t kHopMaxNs = 1'000'000'000;
+
+std::string us(std::uint64_t ns) { return fmt::format("{:.0f} us", static_cast<double>(ns) / 1e3); }
+
+std::string figures_text(double ids_per_s, const bench::LatencyHistogram& h) {
+  return fmt::format("{:.0f} IDs/s, p50 {}, p99 {}", ids_per_s, us(h.value_at_quantile(0.5)),
+                     us(h.value_at_quantile(0.99)));
+}
+
+// The lines a measured cell shows: end to end, the system's own share, the direct client.
+std::vector<std::string> cell_lines(const CellFigures& f,
+                                    const std::optional<CellFigures>& direct) {
+  std::vector<std::string> out;
+  if (!f.error.empty()) return {"error: " + f.error};
+  out.push_back(fmt::format("{:.0f} IDs/s, {} requests, p99 {} us", f.ids_per_s(), f.requests,
+                            f.latency_ns.value_at_quantile(0.99) / 1000));
+  if (f.system_side) {
+    out.push_back("the system's own (timed inside the adapter): " +
+                  figures_text(f.system_side->ids_per_s, f.system_side->latency_ns));
+  }
+  if (direct) {
+    out.push_back(direct->error.empty()
+                      ? "direct client: " + figures_text(direct->ids_per_s(), direct->latency_ns)
+                      : "direct client: error: " + direct->error);
+  }
+  return out;
+}
+
+// The adapter's arguments of a MariaDB system ("ticket-pair --engine myisam"), as words.
+std::vector<std::string> scheme_args(const real::RealSystem& s) {
+  std::istringstream in(s.exec.command);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  if (!words.empty()) words.erase(words.begin());
+  return words;
+}
+
 std::string clock_text(double seconds) {
   const auto s = static_cast<long long>(seconds + 0.5);
   return fmt::format("{}:{:02}", s / 60, s % 60);
@@ -70,6 +110,8 @@ class GroupRunner {
             *g.target->system, g.settings.value_or(real::MariadbSettings{}));
         spec = running->exec_spec();
         base.server = running->describe();
+        direct_sockets_.clear();
+        for (real::MariadbServer* s : running->servers()) direct_sockets_.push_back(s->socket());
       } catch (const plumbing::Interrupted&) {
         throw;
       } catch (const real::MariadbMissing& e) {
@@ -88,6 +130,25 @@ class GroupRunner {
     }
   }
 
+  // The harness's hop at one client count and request size (RunPlan::hop).
+  void hop(int clients, std::uint64_t size) {
+    plumbing::throw_if_interrupted();
+    progress(fmt::format("real: harness hop, the null adapter (no system), {} client{}, {} {}",
+                         clients, clients == 1 ? "" : "s", size,
+                         size == 1 ? "ID/request" : "IDs/request"));
+    CellRecord rec;
+    rec.system = "harness hop";
+    const external::ExecSpec spec = real::null_adapter_spec();
+    rec.command = spec.command;
+    rec.figures = measure_cell(spec, {.clients = clients,
+                                      .request_size = size,
+                                      .warmup_ns = plan_.warmup_ns,
+                                      .duration_ns = std::min(plan_.duration_ns, kHopMaxNs)});
+    for (const std::string& line : cell_lines(rec.figures, std::nullopt)) progress("  " + line);
+    record_.hop.push_back(std::move(rec));
+    on_cell_(record_);
+  }
+
  private:
   void cell(const Group& g, const CellRecord& base, const external::ExecSpec& spec, int clients,
             std::uint64_t size, const std::string& failed) {
@@ -99,19 +160,24 @@ class GroupRunner {
     CellRecord rec = base;
     const CellPlan cp{.clients = clients, .request_size = size, .warmup_ns = plan_.warmup_ns,
                       .duration_ns = plan_.duration_ns};
-    if (failed.empty()) {
+    const bool direct = plan_.direct && rec.description && rec.description->mariadb_servers > 0;
+    if (failed.empty() && direct) {
+      // Half the direct client's window just before the cell, half just after it.
+      CellPlan half = cp;
+      half.duration_ns = std::max<std::int64_t>(1, cp.duration_ns / 2);
+      const std::vector<std::string> args = scheme_args(*rec.description);
+      const CellFigures before = measure_direct(args, direct_sockets_, half);
+      rec.figures = measure_cell(spec, cp);
+      rec.direct = combined(before, measure_direct(args, direct_sockets_, half));
+    } else if (failed.empty()) {
       rec.figures = measure_cell(spec, cp);
     } else {
       rec.figures.clients = clients;
       rec.figures.request_size = size;
       rec.figures.error = failed;
     }
-    const CellFigures& f = rec.figures;
-    for (const std::string& line : f.stderr_lines) progress("  stderr: " + line);
-    progress(f.error.empty()
-                 ? fmt::format("  {:.0f} IDs/s, {} requests, p99 {} us", f.ids_per_s(),
-                               f.requests, f.latency_ns.value_at_quantile(0.99) / 1000)
-                 : "  error: " + f.error);
+    for (const std::string& line : rec.figures.stderr_lines) progress("  stderr: " + line);
+    for (const std::string& line : cell_lines(rec.figures, rec.direct)) progress("  " + line);
     record_.cells.push_back(std::move(rec));
     on_cell_(record_);
   }
@@ -164,13 +230,17 @@ class GroupRunner {
   RunRecord& record_;
   const std::function<void(const RunRecord&)>& on_cell_;
   std::int64_t started_ns_;
+  std::vector<std::string> direct_sockets_;  // the running MariaDB system's servers
 };
 
 }  // namespace
 
 std::size_t RunRecord::errors() const {
-  return static_cast<std::size_t>(std::count_if(
-      cells.begin(), cells.end(), [](const CellRecord& c) { return !c.figures.error.empty(); }));
+  auto failed = [](const CellRecord& c) {
+    return !c.figures.error.empty() || (c.direct && !c.direct->error.empty());
+  };
+  return static_cast<std::size_t>(std::count_if(cells.begin(), cells.end(), failed) +
+                                  std::count_if(hop.begin(), hop.end(), failed));
 }
 
 std::size_t RunRecord::locality_errors() const {
@@ -214,6 +284,11 @@ void run_plan(const RunPlan& plan, RunRecord& record,
   record = RunRecord{};
   record.planned = planned_cells(plan);
   GroupRunner runner(plan, record, on_cell, plumbing::monotonic_ns());
+  if (plan.hop) {
+    for (int clients : plan.clients) {
+      for (std::uint64_t size : plan.requests) runner.hop(clients, size);
+    }
+  }
   for (const Group& g : groups_of(plan)) runner.run(g);
   record.complete = true;
   on_cell(record);

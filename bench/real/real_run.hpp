@@ -6,6 +6,12 @@
 //   RunRecord rec;
 //   run_plan(plan, rec, [&](const RunRecord& r) { write_json(r); });
 //
+// The harness's own hop comes first (plan.hop): the same client counts and request sizes
+// through the MariaDB adapter's null scheme (no system), the cost of the pipe round trip that
+// every cell's end-to-end figure carries. With plan.direct, the direct client (direct.hpp) runs
+// on the same servers for half the window just before each MariaDB cell and half just after
+// it, for reference.
+//
 // A system without servers (python-*, node-*) runs once, with no durability setting. A server
 // that does not start, or a program that fails, is that cell's error; the run goes on (a
 // system whose servers did not start records each of its cells with that error). A signal
@@ -51,6 +57,8 @@ struct RunPlan {
   std::vector<int> locality_clients{1, 8};
   double locality_max_seconds = 60;  // per pass: collecting stops there (the figures say so)
   std::ostream* progress = nullptr;  // one line per cell: what, i/N, elapsed, time left
+  bool hop = false;                  // measure the harness's hop first (null_adapter_spec())
+  bool direct = false;               // the direct client around every MariaDB cell
 };
 
 struct CellRecord {
@@ -60,6 +68,7 @@ struct CellRecord {
   std::optional<real::MariadbSettings> settings;  // systems with servers
   std::string server;  // RunningSystem::describe() of server 0; empty without servers
   CellFigures figures;
+  std::optional<CellFigures> direct;  // the direct client's, with plan.direct on MariaDB
 };
 
 // One locality pass: a target's IDs from some clients, through the InnoDB model.
@@ -72,11 +81,12 @@ struct LocalityRecord {
 
 struct RunRecord {
   std::vector<CellRecord> cells;
+  std::vector<CellRecord> hop;  // the harness's own hop, one per (clients, request size)
   std::vector<LocalityRecord> locality;
   std::size_t planned = 0;
   bool complete = false;  // every planned cell ran (with or without an error)
   bool missing_tool = false;  // a system's servers did not start: MariaDB is not installed
-  std::size_t errors() const;           // cells with an error
+  std::size_t errors() const;           // cells (of systems, of the hop, direct) with an error
   std::size_t locality_errors() const;  // locality passes with an error
 };
 

@@ -18,6 +18,25 @@ json latency_json(const bench::LatencyHistogram& h) {
           {"max", h.max()}};
 }
 
+json system_side_json(const CellFigures& f) {
+  if (!f.system_side) return nullptr;
+  return {{"ids_per_s", f.system_side->ids_per_s},
+          {"ids_per_s_per_client", f.clients > 0 ? f.system_side->ids_per_s / f.clients : 0},
+          {"latency_ns", latency_json(f.system_side->latency_ns)}};
+}
+
+json direct_json(const std::optional<CellFigures>& d) {
+  if (!d) return nullptr;
+  return {{"seconds", d->seconds},
+          {"ids", d->ids},
+          {"requests", d->requests},
+          {"ids_per_s", d->ids_per_s()},
+          {"ids_per_s_per_client", d->ids_per_s_per_client()},
+          {"latency_ns", latency_json(d->latency_ns)},
+          {"error", d->error.empty() ? json(nullptr) : json(d->error)},
+          {"counters", optional_json(d->adapter_counters)}};
+}
+
 json cell_json(const CellRecord& c) {
   const CellFigures& f = c.figures;
   json j = {{"system", c.system},
@@ -37,7 +56,9 @@ json cell_json(const CellRecord& c) {
             {"latency_ns", latency_json(f.latency_ns)},
             {"failed_clients", f.failed_clients},
             {"error", f.error.empty() ? json(nullptr) : json(f.error)},
-            {"adapter_counters", optional_json(f.adapter_counters)}};
+            {"adapter_counters", optional_json(f.adapter_counters)},
+            {"system_side", system_side_json(f)},
+            {"direct", direct_json(c.direct)}};
   if (c.settings) {
     j["durability"] = {{"innodb_flush_log_at_trx_commit", c.settings->flush_log_at_trx_commit},
                        {"binlog", c.settings->binlog}};
@@ -105,6 +126,8 @@ json run_json(const RunPlan& plan, const RunRecord& record, const std::string& p
   for (const Target& t : plan.targets) systems.push_back(system_json(t));
   json cells = json::array();
   for (const CellRecord& c : record.cells) cells.push_back(cell_json(c));
+  json hop = json::array();
+  for (const CellRecord& c : record.hop) hop.push_back(cell_json(c));
   json locality = json::array();
   for (const LocalityRecord& l : record.locality) locality.push_back(locality_json(l));
   return {{"context", plumbing::to_json(plumbing::current_run_context())},
@@ -119,12 +142,14 @@ json run_json(const RunPlan& plan, const RunRecord& record, const std::string& p
             {"seconds", static_cast<double>(plan.duration_ns) / 1e9},
             {"locality_rows", plan.locality_rows},
             {"locality_clients", plan.locality_clients},
-            {"locality_max_seconds", plan.locality_max_seconds}}},
+            {"locality_max_seconds", plan.locality_max_seconds},
+            {"direct", plan.direct}}},
           {"planned", record.planned},
           {"errors", record.errors()},
           {"locality_errors", record.locality_errors()},
           {"systems", systems},
           {"cells", cells},
+          {"harness_hop", hop},
           {"locality", locality}};
 }
 

@@ -16,6 +16,15 @@
 // read back: its counters, summed over the clients, are the cell's adapter_counters (nullopt
 // when no client printed one: unknown). Other stderr lines are kept in stderr_lines.
 //
+// The system's own share: each client's program gets $IDBENCH_SYSTEM_TIMES, a file where a
+// program that can time itself writes, at EOF, one line per answered request: the ns it spent
+// in the system for it (the server's round trips; a library's calls), without the pipe hop to
+// the harness (docs/exec-protocol.md). The counted requests' times become system_side; a
+// program that writes nothing (or too little) leaves it nullopt.
+//
+// measure_sessions() is the window itself, over any Session: measure_cell() drives programs,
+// bench/real/direct.hpp a database client in this process.
+//
 // A client whose program fails (ProgramError: exits, hangs, prints a bad line) stops the cell:
 // every client stops, the first failure is `error`, the figures gathered so far are kept.
 // A signal (plumbing::InterruptGuard) stops the cell too; measure_cell then throws Interrupted.
@@ -27,7 +36,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +57,12 @@ struct CellPlan {
   std::uint64_t first_node_id = 0;  // client k runs with node id first_node_id + k
 };
 
+// What the programs timed themselves (IDBENCH_SYSTEM_TIMES), over the counted requests.
+struct SystemSide {
+  double ids_per_s = 0;                // Σ over clients of its IDs ÷ its time in the system
+  bench::LatencyHistogram latency_ns;  // one entry per counted request: its time in the system
+};
+
 struct CellFigures {
   int clients = 0;
   std::uint64_t request_size = 0;
@@ -58,10 +75,36 @@ struct CellFigures {
   std::string error;       // the first failure; empty when none
   std::optional<external::Counters> adapter_counters;
   std::vector<std::string> stderr_lines;  // other stderr lines of the programs (capped)
+  std::optional<SystemSide> system_side;  // nullopt: a program did not time itself
 
   double ids_per_s() const { return seconds > 0 ? static_cast<double>(ids) / seconds : 0; }
   double ids_per_s_per_client() const { return clients > 0 ? ids_per_s() / clients : 0; }
 };
+
+// The environment variable naming a program's file of per-request system times.
+inline constexpr const char* kSystemTimesEnv = "IDBENCH_SYSTEM_TIMES";
+
+// One client's way to the system.
+class Session {
+ public:
+  virtual ~Session() = default;
+  // One round trip: asks for n IDs; returns how many arrived. Throws on failure.
+  virtual std::uint64_t request(std::uint64_t n) = 0;
+};
+// Makes client k's session, in client k's own thread (a program it starts is tied to it).
+using SessionFactory = std::function<std::unique_ptr<Session>(int client)>;
+
+// Which of a client's requests were counted: indexes first … first + count - 1, from 0.
+struct Counted {
+  std::uint64_t first = 0;
+  std::uint64_t count = 0;
+};
+
+// The window over plan.clients sessions: every figure but adapter_counters, stderr_lines and
+// system_side. `counted` (when given) gets each client's counted requests. Throws as
+// measure_cell.
+CellFigures measure_sessions(const SessionFactory& make, const CellPlan& plan,
+                             std::vector<Counted>* counted = nullptr);
 
 // Throws Error for a plan that cannot run (clients < 1, request_size 0 or above
 // external::kMaxRequest, a negative duration); plumbing::Interrupted after a signal.
