@@ -174,6 +174,7 @@ struct UnderLoad {
   // Ends the part: its clients stopped and joined, what they gathered analysed.
   FaultPart& collect(const Stage& st) {
     pool->stop_into(part.records);
+    for (MariadbServer* s : run.servers()) part.server_logs.push_back(s->log_tail());
     st.end(part.records);
     finish(part);
     say_adapter_stderr(st, part);
@@ -396,6 +397,11 @@ struct UuidRig {
   RunningSystem shortid;
 };
 
+void keep_logs(UuidRig& rig, FaultPart& a, FaultPart& b) {
+  a.server_logs.push_back(rig.servers()[0]->log_tail());
+  b.server_logs.push_back(rig.servers()[1]->log_tail());
+}
+
 void probe_all(UuidRig& rig, FaultPart& a, FaultPart& b) {
   a.records.probes.push_back(probe(*rig.servers()[0]));
   b.records.probes.push_back(probe(*rig.servers()[1]));
@@ -426,6 +432,7 @@ std::vector<FaultPart> uuid_clock_back_parts(const FaultOptions& o) {
   st.await_issuing(pb, b_at_step, "after the step");
   probe_all(rig, a, b);
   collect_pair(st, pa, pb, a, b);
+  keep_logs(rig, a, b);
   a.verdict = judge_uuid_clock_back(a, step_ns, kUuidStepBackS);
   b.verdict = judge_uuid_clock_back(b, step_ns, kUuidStepBackS);
   std::vector<FaultPart> parts = one_part(std::move(a));
@@ -515,6 +522,7 @@ std::vector<FaultPart> uuid_short_restart_behind_parts(const FaultOptions& o) {
   st.await_issuing(*pa, {}, "after the restart");
   st.await_issuing(*pb, {}, "after the restart");
   collect_pair(st, *pa, *pb, a, b);
+  keep_logs(rig, a, b);
   a.verdict = judge_restart_behind(a, back_ns, behind);
   b.verdict = judge_restart_behind(b, back_ns, behind);
   add_start_seconds(b, first_start, back_ns);

@@ -165,6 +165,8 @@ struct FaultPart {
   FaultRecords records;
   FaultFigures figures;
   FaultVerdict verdict;
+  // Each server's log tail when the part ended: what a failing test shows (not in the JSON).
+  std::vector<std::string> server_logs;
 };
 
 struct FaultRun {

@@ -17,6 +17,18 @@ namespace {
 
 bool mariadb_installed() { return !plumbing::find_program("mariadbd").empty(); }
 
+// What a failure shows: the verdicts, evidence and counts, then each server's log tail.
+std::string why(const FaultRun& run) {
+  std::string out = to_text(run);
+  for (const FaultPart& p : run.parts) {
+    for (std::size_t i = 0; i < p.server_logs.size(); ++i) {
+      out += p.system + " server " + std::to_string(i) + " log, last lines:\n" + p.server_logs[i] +
+             "\n";
+    }
+  }
+  return out;
+}
+
 FaultOptions quick() {
   FaultOptions o;
   o.time_scale = 0.5;
@@ -30,10 +42,10 @@ TEST(FaultsOnMariadb, ATicketServerRestoredFromACopyIssuesDuplicatesAndTheVerdic
   const FaultRun run = run_fault_scenario("ticket-restore", quick());
   ASSERT_EQ(run.parts.size(), 1u);
   const FaultPart& p = run.parts[0];
-  EXPECT_GT(p.figures.duplicates, 0u) << to_text(run);
-  EXPECT_EQ(run.verdict.verdict, "DUPLICATES") << to_text(run);
+  EXPECT_GT(p.figures.duplicates, 0u) << why(run);
+  EXPECT_EQ(run.verdict.verdict, "DUPLICATES") << why(run);
   EXPECT_FALSE(run.verdict.passed);
-  EXPECT_NE(run.verdict.evidence.find("duplicates issued: "), std::string::npos);
+  EXPECT_NE(run.verdict.evidence.find("duplicates issued: "), std::string::npos) << why(run);
 }
 
 TEST(FaultsOnMariadb, WithOneTicketServerDownTheOtherServesEveryRequest) {
@@ -41,11 +53,11 @@ TEST(FaultsOnMariadb, WithOneTicketServerDownTheOtherServesEveryRequest) {
   const FaultRun run = run_fault_scenario("ticket-server-down", quick());
   ASSERT_EQ(run.parts.size(), 1u);
   const FaultPart& p = run.parts[0];
-  EXPECT_EQ(p.figures.failures, 0u) << to_text(run);
-  EXPECT_EQ(p.figures.duplicates, 0u) << to_text(run);
-  EXPECT_GT(p.figures.ids_per_server.at(0), 0u);
-  EXPECT_EQ(run.verdict.verdict, "available") << to_text(run);
-  EXPECT_TRUE(run.verdict.passed);
+  EXPECT_EQ(p.figures.failures, 0u) << why(run);
+  EXPECT_EQ(p.figures.duplicates, 0u) << why(run);
+  EXPECT_GT(p.figures.ids_per_server.at(0), 0u) << why(run);
+  EXPECT_EQ(run.verdict.verdict, "available") << why(run);
+  EXPECT_TRUE(run.verdict.passed) << why(run);
 }
 
 TEST(FaultsOnMariadb, AKill9WhoseClientsCannotIssueIsMachineStarvedNeverKept) {
@@ -57,12 +69,12 @@ TEST(FaultsOnMariadb, AKill9WhoseClientsCannotIssueIsMachineStarvedNeverKept) {
   o.issuing_ids = 1'000'000'000;
   o.issuing_deadline_s = 0.5;
   const FaultRun run = run_fault_scenario("auto-increment-kill9", o);
-  ASSERT_EQ(run.parts.size(), 1u) << to_text(run);
+  ASSERT_EQ(run.parts.size(), 1u) << why(run);
   const FaultPart& p = run.parts[0];
-  EXPECT_EQ(p.verdict.verdict, kMachineStarved) << to_text(run);
-  EXPECT_FALSE(run.verdict.passed);
-  EXPECT_NE(p.verdict.evidence.find("all 3 attempts starved"), std::string::npos) << to_text(run);
-  EXPECT_NE(p.verdict.evidence.find("before the crash"), std::string::npos) << to_text(run);
+  EXPECT_EQ(p.verdict.verdict, kMachineStarved) << why(run);
+  EXPECT_FALSE(run.verdict.passed) << why(run);
+  EXPECT_NE(p.verdict.evidence.find("all 3 attempts starved"), std::string::npos) << why(run);
+  EXPECT_NE(p.verdict.evidence.find("before the crash"), std::string::npos) << why(run);
 }
 
 }  // namespace

@@ -149,6 +149,17 @@ std::string MariadbServer::describe() {
 
 std::string MariadbServer::query(const std::string& sql) { return state_->db.query(sql); }
 
+std::string MariadbServer::log_tail(std::size_t lines) const {
+  std::string log = plumbing::read_text_file(state_->db.dir() + "/server.log");
+  while (!log.empty() && log.back() == '\n') log.pop_back();
+  std::size_t from = log.size();
+  for (std::size_t n = 0; n < lines && from != std::string::npos && from > 0; ++n) {
+    from = log.rfind('\n', from - 1);
+  }
+  if (from == std::string::npos) return log;
+  return from == log.size() ? "" : log.substr(from + 1);
+}
+
 bool MariadbServer::running() const { return state_->db.running(); }
 
 void MariadbServer::start() {

@@ -18,6 +18,7 @@
 // Thread safety: thread-compatible.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,6 +62,9 @@ class MariadbServer {
   std::string describe();
   // One statement through the `mariadb` client (set-up only, never measured).
   std::string query(const std::string& sql);
+  // The last `lines` lines of the server's log (its stdout and stderr over every start): what
+  // a failure message shows of the server.
+  std::string log_tail(std::size_t lines = 15) const;
 
   bool running() const;
   void start();  // on the existing data directory; waits until it answers; no-op when running

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <memory>
@@ -93,6 +94,15 @@ TEST_F(MariadbServerTest, RestoreGoesBackToTheSnapshotAndItsCounter) {
   EXPECT_EQ(db_->query("SELECT COUNT(*) FROM t.c WHERE id = " + lost), "0");
   // The counter went back with the copy: the next row gets the lost row's id again.
   EXPECT_EQ(insert(), lost);
+}
+
+TEST_F(MariadbServerTest, TheLogTailIsTheServersLastLines) {
+  const std::string all = db_->log_tail(100'000);
+  EXPECT_NE(all.find("ready for connections"), std::string::npos) << all;
+  const std::string tail = db_->log_tail(3);
+  EXPECT_EQ(std::count(tail.begin(), tail.end(), '\n'), 2) << tail;
+  EXPECT_TRUE(all.ends_with(tail)) << tail;
+  EXPECT_EQ(db_->log_tail(0), "");
 }
 
 TEST_F(MariadbServerTest, RestoreRefusesARunningServer) {

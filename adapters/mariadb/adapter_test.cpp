@@ -94,6 +94,12 @@ class AdapterTest : public ::testing::Test {
     if (!installed()) GTEST_SKIP() << "mariadbd is not installed";
   }
   static std::string one() { return pair_->servers()[0]->socket(); }
+  // What a failure shows of the servers: each one's log tail.
+  static std::string logs() {
+    std::string out;
+    for (MariadbServer* s : pair_->servers()) out += "\nserver log, last lines:\n" + s->log_tail();
+    return out;
+  }
   static std::string both() { return one() + "," + pair_->servers()[1]->socket(); }
   // Runs `args` on `sockets` for two requests of 3 and checks the clean exit.
   static std::vector<std::string> six_ids(const std::vector<std::string>& args,
@@ -103,9 +109,9 @@ class AdapterTest : public ::testing::Test {
     const auto more = a.request(3);
     ids.insert(ids.end(), more.begin(), more.end());
     const Finished f = a.finish();
-    EXPECT_EQ(f.status, 0) << f.err;
-    EXPECT_EQ(f.err, kCleanSummary);
-    EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), 6u);
+    EXPECT_EQ(f.status, 0) << f.err << logs();
+    EXPECT_EQ(f.err, kCleanSummary) << logs();
+    EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), 6u) << logs();
     return ids;
   }
   static std::unique_ptr<RunningSystem> pair_;
@@ -149,10 +155,10 @@ TEST_F(AdapterTest, TicketPairServesEveryRequestWhenOneServerIsKilled) {
   pair_->servers()[1]->kill9();
   const auto during = numbers(a.request(10));
   pair_->servers()[1]->start();
-  EXPECT_EQ(during.size(), 10u);
+  EXPECT_EQ(during.size(), 10u) << logs();
   for (const auto id : during) EXPECT_EQ(id % 2, 1u) << id;  // all from the odd server
   const Finished f = a.finish();
-  EXPECT_EQ(f.status, 0) << f.err;
+  EXPECT_EQ(f.status, 0) << f.err << logs();
   EXPECT_TRUE(std::regex_match(f.err, std::regex("idbench-mariadb-adapter: retries=1 deadlocks=0 "
                                                  "failovers=5\n")))
       << f.err;
@@ -195,9 +201,9 @@ TEST_F(AdapterTest, UnderDeadlocksEveryIdIsRealAndNoneRepeats) {
       const Finished& f = c.finished;
       std::smatch m;
       const bool summary = std::regex_search(f.err, m, counters);
-      EXPECT_EQ(f.status, 0) << f.err;
+      EXPECT_EQ(f.status, 0) << f.err << logs();
       EXPECT_TRUE(summary) << f.err;
-      EXPECT_EQ(c.ids.size(), 5u * kPerRequest) << f.err;
+      EXPECT_EQ(c.ids.size(), 5u * kPerRequest) << f.err << logs();
       if (summary) locked += std::stoull(m[1]) + std::stoull(m[2]);
       for (const auto& id : c.ids) {
         ++ids;
@@ -221,7 +227,7 @@ TEST_F(AdapterTest, WritesEachRequestsTimeInTheServerWhenAsked) {
   EXPECT_EQ(a.request(3).size(), 3u);
   EXPECT_EQ(a.request(2).size(), 2u);
   const Finished f = a.finish();
-  EXPECT_EQ(f.status, 0) << f.err;
+  EXPECT_EQ(f.status, 0) << f.err << logs();
   EXPECT_EQ(f.err, kCleanSummary);
   const std::string text = plumbing::read_text_file(times);
   EXPECT_TRUE(std::regex_match(text, std::regex("[1-9][0-9]*\n[1-9][0-9]*\n"))) << text;
@@ -242,7 +248,7 @@ TEST_F(AdapterTest, TheDirectClientRunsTheSchemesSqlFromThreads) {
   const realbench::CellFigures f = realbench::measure_direct(
       {"ticket-pair", "--engine", "myisam"},
       {pair_->servers()[0]->socket(), pair_->servers()[1]->socket()}, plan);
-  EXPECT_EQ(f.error, "");
+  EXPECT_EQ(f.error, "") << logs();
   EXPECT_GT(f.requests, 0u);
   EXPECT_EQ(f.ids, 5 * f.requests);
   EXPECT_EQ(f.latency_ns.count(), f.requests);
