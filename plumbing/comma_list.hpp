@@ -6,6 +6,7 @@
 //   split_commas("a,b")  → {"a", "b"}
 //   split_commas("a,")   → {"a", ""}
 //   split_commas("")     → {""}
+//   split_commas("a,,a") → {"a", "", "a"}  (an empty entry is named before a repeat)
 //   split_commas("a,a")  → throws std::invalid_argument("'a' is listed twice in 'a,a'")
 //
 // Header-only, and so std::invalid_argument rather than idbench::Error: the MariaDB adapter
@@ -25,14 +26,19 @@ inline std::vector<std::string> split_commas(std::string_view text) {
   std::vector<std::string> words;
   for (std::size_t from = 0;;) {
     const std::size_t comma = std::min(text.find(',', from), text.size());
-    std::string word(text.substr(from, comma - from));
-    if (!word.empty() && std::find(words.begin(), words.end(), word) != words.end()) {
-      throw std::invalid_argument("'" + word + "' is listed twice in '" + std::string(text) + "'");
-    }
-    words.push_back(std::move(word));
-    if (comma == text.size()) return words;
+    words.emplace_back(text.substr(from, comma - from));
+    if (comma == text.size()) break;
     from = comma + 1;
   }
+  // An empty entry is the caller's to name (it says which list), and comes first: "a,,a" is a
+  // list with an empty entry before it is a list with a repeat.
+  if (std::find(words.begin(), words.end(), "") != words.end()) return words;
+  for (auto it = words.begin(); it != words.end(); ++it) {
+    if (std::find(words.begin(), it, *it) != it) {
+      throw std::invalid_argument("'" + *it + "' is listed twice in '" + std::string(text) + "'");
+    }
+  }
+  return words;
 }
 
 }  // namespace idbench::plumbing

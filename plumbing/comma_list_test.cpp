@@ -33,5 +33,12 @@ TEST(SplitCommas, RefusesAWordListedTwiceNamingIt) {
   EXPECT_EQ(split_commas("a,,b,"), (Words{"a", "", "b", ""}));  // empty words: the caller's
 }
 
+// An empty entry is named before a repeat: the caller's message says which list has it (the
+// MariaDB adapter's "has an empty entry" for "sock,,sock" was lost to "listed twice", exit 1).
+TEST(SplitCommas, AnEmptyEntryComesBeforeARepeat) {
+  EXPECT_EQ(split_commas("a,,a"), (Words{"a", "", "a"}));
+  EXPECT_EQ(split_commas(",a,a"), (Words{"", "a", "a"}));
+}
+
 }  // namespace
 }  // namespace idbench::plumbing

@@ -40,7 +40,12 @@ constexpr unsigned long kMaxRequest = 1'000'000;  // external::kMaxRequest
 std::vector<std::string> sockets_from_env() {
   const char* env = std::getenv("IDBENCH_MARIADB_SOCKETS");
   if (!env || !*env) throw UsageError("IDBENCH_MARIADB_SOCKETS is not set (comma-separated sockets)");
-  std::vector<std::string> out = idbench::plumbing::split_commas(env);
+  std::vector<std::string> out;
+  try {
+    out = idbench::plumbing::split_commas(env);
+  } catch (const std::invalid_argument& e) {  // a socket listed twice: the caller's mistake
+    throw UsageError(std::string("IDBENCH_MARIADB_SOCKETS: ") + e.what());
+  }
   if (std::find(out.begin(), out.end(), "") != out.end()) {
     throw UsageError(std::string("IDBENCH_MARIADB_SOCKETS has an empty entry: ") + env);
   }
