@@ -4,7 +4,7 @@ file has them and says "n/a" where it does not, and catches planted misses.
 
     /usr/bin/python3 bench/targets_test.py
 
-The fixtures are real runs, trimmed (reports/testdata/README.md): bench_before_issue16.json from
+The fixtures are real runs, trimmed (reports/testdata/README.md): bench_before_floors.json from
 an older binary (9 repetitions, no floors), bench_floors.json from one with floors
 (3 repetitions). Each test plants the figures it judges; nothing asserts the machine's speed.
 """
@@ -71,7 +71,7 @@ def row(found, start):
 
 class TargetsTest(unittest.TestCase):
     def setUp(self):
-        self.before = fixture("bench_before_issue16.json")
+        self.before = fixture("bench_before_floors.json")
         self.after = fixture("bench_floors.json")
 
     def test_a_before_file_without_floors_says_n_a_not_a_figure(self):

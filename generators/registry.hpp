@@ -75,7 +75,7 @@ struct Variant {
   std::string_view name;
   std::string_view summary;
   std::string_view family;  // "snowflake", "uuid", "counter"
-  // The brief's decision-table row it belongs to: "Snowflake", "UUIDv7", "DCE", ...; empty for
+  // The decision-table row it belongs to: "Snowflake", "UUIDv7", "DCE", ...; empty for
   // a baseline the table has no row for (the report gives it a row of its own). A variant with
   // `own_clock` is its row's real peer, shown apart from the row's own variants.
   std::string_view scheme;
