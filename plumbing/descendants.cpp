@@ -20,12 +20,7 @@ namespace {
 // When children are left that no SIGKILL ends (none should be), how many 1 ms rounds to try.
 constexpr int kMaxIdleRounds = 100;
 
-volatile sig_atomic_t end_requested = 0;
-volatile sig_atomic_t to_forward = 0;  // a stop signal to pass on to the program
-
-extern "C" void on_end(int) { end_requested = 1; }
-extern "C" void on_forward(int sig) { to_forward = sig; }
-extern "C" void on_child(int) {}  // only to wake sigsuspend
+extern "C" void on_child(int) {}  // SIGCHLD handled, so it is never discarded as ignored
 
 void handle(int sig, void (*handler)(int)) {
   struct sigaction sa {};
@@ -123,20 +118,21 @@ void write_int(int fd, int value) {
 }  // namespace
 
 void supervise(pid_t parent, int report_fd, StartProgram start, const void* arg) {
-  // Handled signals stay blocked but in sigsuspend, so none is lost between a check and the wait.
-  sigset_t handled, waiting;
+  // The signals it acts on stay blocked and are taken one at a time by sigwaitinfo: none is
+  // lost between a check and the wait, and no handler runs. (With handlers and sigsuspend, a
+  // ThreadSanitizer build never ran them in this forked, not exec'd, copy of a threaded
+  // process: the end signal was lost and its parent waited for ever.)
+  sigset_t handled;
   sigemptyset(&handled);
   for (int sig : {kEndSignal, SIGTERM, SIGINT, SIGHUP, SIGCHLD}) sigaddset(&handled, sig);
-  ::sigprocmask(SIG_BLOCK, &handled, &waiting);
-  for (int sig : {kEndSignal, SIGTERM, SIGINT, SIGHUP, SIGCHLD}) sigdelset(&waiting, sig);
-  handle(kEndSignal, on_end);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP}) handle(sig, on_forward);
+  ::sigprocmask(SIG_BLOCK, &handled, nullptr);
   handle(SIGCHLD, on_child);
+  bool end_requested = false;
   handle(SIGPIPE, SIG_IGN);  // a report to a parent that is gone must not kill us
   ::setpgid(0, 0);           // out of idbench's group: a Ctrl-C there is not for us
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   ::prctl(PR_SET_PDEATHSIG, kEndSignal);
-  if (::getppid() != parent) end_requested = 1;  // died before the death signal was set
+  if (::getppid() != parent) end_requested = true;  // died before the death signal was set
 
   const pid_t program = ::_Fork();  // fork() would take locks another thread of idbench held
   if (program == 0) {
@@ -162,11 +158,12 @@ void supervise(pid_t parent, int report_fd, StartProgram start, const void* arg)
       }
     }
     if (reaped || end_requested) break;
-    if (to_forward != 0) {
-      ::kill(program, to_forward);
-      to_forward = 0;
-    }
-    ::sigsuspend(&waiting);
+    const int sig = ::sigwaitinfo(&handled, nullptr);
+    if (sig == kEndSignal) {
+      end_requested = true;
+    } else if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP) {
+      ::kill(program, sig);  // a stop signal is the program's to handle
+    }  // SIGCHLD (or EINTR): reap above
   }
   end_all(program, reaped, status);
   write_int(report_fd, status);
