@@ -13,6 +13,7 @@
 #include "chaos/report.hpp"
 #include "chaos/scenario.hpp"
 #include "cli/exec_options.hpp"
+#include "cli/whole_number.hpp"
 #include "generators/errors.hpp"
 #include "generators/policy.hpp"
 #include "generators/registry.hpp"
@@ -38,9 +39,9 @@ struct ChaosArgs {
 constexpr std::uint64_t kChaosExecBatch = 100;
 
 void list_scenarios() {
-  std::string text = fmt::format(
-      "scenarios (idbench chaos --scenario NAME; durations at --time-scale 1):\n{}",
-      chaos::describe_scenarios());
+  std::string text =
+      fmt::format("scenarios (idbench chaos --scenario NAME; durations at --time-scale 1):\n{}",
+                  chaos::describe_scenarios());
   std::string clocked, policies;
   for (const auto& v : variants()) {
     if (v.time_based) clocked += fmt::format("{}{}", clocked.empty() ? "" : ", ", v.name);
@@ -93,10 +94,12 @@ int run_matrix(const ChaosArgs& args) {
 // What a program cannot be given: a clock policy or a high-water mark inside idbench's clock,
 // and the matrix of built-in variants.
 std::vector<NotForExec> not_for_exec(const ChaosArgs& args) {
-  const std::string matrix = "the matrix runs the built-in variants; run --exec with one --scenario";
+  const std::string matrix =
+      "the matrix runs the built-in variants; run --exec with one --scenario";
   std::vector<NotForExec> options = {
       {"--policy", "the program keeps its own clock policy"},
-      {"--persist", "the high-water mark lives inside idbench's clock, which a program does not read"},
+      {"--persist",
+       "the high-water mark lives inside idbench's clock, which a program does not read"},
       {"--reserve-ms", "it sizes the reservations of --persist"},
       {"--matrix", matrix},
       {"--out", "it is the matrix's file; " + matrix},
@@ -148,7 +151,8 @@ CLI::Validator in_range(std::string (*problem)(double), std::string name) {
       [problem](std::string& text) {
         double v = 0;
         // An empty or non-numeric value is a problem here: CLI11 would store 0 for "".
-        if (text.empty() || !CLI::detail::lexical_cast(text, v)) return std::string("is not a number");
+        if (text.empty() || !CLI::detail::lexical_cast(text, v))
+          return std::string("is not a number");
         return problem(v);
       },
       "", std::move(name));
@@ -170,10 +174,10 @@ void add_run_options(CLI::App* cmd, ChaosArgs& args) {
       ->check(CLI::Range(1, 64));
   cmd->add_option("--threads", args.run.threads, "threads per node")
       ->capture_default_str()
-      ->check(CLI::Range(1u, 64u));
+      ->check(WholeNumber(1, 64));
   cmd->add_option("--rate", args.run.rate,
-                  fmt::format("IDs per second per node, {:g} … {:g}; 0 = flat out",
-                              chaos::kMinRate, chaos::kMaxRate))
+                  fmt::format("IDs per second per node, {:g} … {:g}; 0 = flat out", chaos::kMinRate,
+                              chaos::kMaxRate))
       ->capture_default_str()
       ->check(in_range(chaos::rate_problem, "RATE"));
   cmd->add_option("--time-scale", args.run.time_scale,

@@ -214,6 +214,13 @@ refused "etcd member m0 (/bin/true) exited at start with status 0" '\n' "$idbenc
 refused "'python-uuid4' is listed twice in 'python-uuid4,python-uuid4'" "unknown system" \
   "$idbench" real --system python-uuid4,python-uuid4
 refused "is listed twice" "" "$idbench" real --system "$(printf 'a\nb,a\nb')"
+# A list option naming a value twice would run the same cells twice, read as two results.
+refused "--clients: '1' is listed twice" "" "$idbench" real --exec /bin/true --clients 1,8,1
+refused "--flush: '1' is listed twice" "" "$idbench" real-chaos --scenario all --flush 1,1
+# Every whole-number option takes the one check, with its bound named.
+refused "--locality-rows: -1 is negative" "" "$idbench" real --exec /bin/true --locality-rows -1
+refused "--batch: 0 is too small" "" "$idbench" generate --exec /bin/true --count 1 --batch 0
+refused "--threads: 65 is too large; it must be at most 64" "" "$idbench" chaos --variant cas --threads 65
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

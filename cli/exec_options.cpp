@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "cli/whole_number.hpp"
+
 namespace idbench::cli {
 namespace {
 
@@ -35,12 +37,12 @@ CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args) {
         return std::string();
       },
       "", "a program that can run");
-  CLI::Option* exec = cmd->add_option(
-                             "--exec", args.command,
-                             "an external program instead of --variant: 'CMD ARGS...' speaking "
-                             "the line protocol (docs/exec-protocol.md); its node id is in "
-                             "$IDBENCH_NODE_ID")
-                          ->check(runnable);
+  CLI::Option* exec =
+      cmd->add_option("--exec", args.command,
+                      "an external program instead of --variant: 'CMD ARGS...' speaking "
+                      "the line protocol (docs/exec-protocol.md); its node id is in "
+                      "$IDBENCH_NODE_ID")
+          ->check(runnable);
   cmd->add_option("--id-time", args.id_time,
                   "--exec: how its IDs carry time: layout (--layout), uuid (v1/v6/v7), uuidv7, "
                   "ulid, ksuid (its first 16 bytes), none")
@@ -59,7 +61,7 @@ CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args) {
       ->needs(exec);
   cmd->add_option("--batch", args.batch, "--exec: IDs per request")
       ->capture_default_str()
-      ->check(CLI::Range(std::uint64_t{1}, external::kMaxRequest))
+      ->check(WholeNumber(1, external::kMaxRequest))
       ->needs(exec);
   cmd->add_option("--timeout-ms", args.timeout_ms,
                   "--exec: how long one answer may take (start-up included)")
@@ -83,8 +85,10 @@ external::ExecSpec to_exec_spec(const ExecArgs& args, const std::string& layout)
   const auto* ordering = std::find_if(std::begin(kOrderings), std::end(kOrderings),
                                       [&](Ordering o) { return name_of(o) == args.ordering; });
   if (ordering == std::end(kOrderings)) {
-    throw Error(fmt::format("--ordering '{}' is not one of k_sorted, k_sorted_by_tick, "
-                            "monotone_per_stream, none", args.ordering));
+    throw Error(
+        fmt::format("--ordering '{}' is not one of k_sorted, k_sorted_by_tick, "
+                    "monotone_per_stream, none",
+                    args.ordering));
   }
   spec.ordering = *ordering;
   spec.batch = args.batch;
@@ -95,7 +99,8 @@ external::ExecSpec to_exec_spec(const ExecArgs& args, const std::string& layout)
 std::vector<NotForExec> layout_for_exec(const ExecArgs& args) {
   if (args.id_time == "layout") return {};
   return {{"--layout", fmt::format("it describes a program's IDs only with --id-time layout, not "
-                                   "--id-time {}", args.id_time)}};
+                                   "--id-time {}",
+                                   args.id_time)}};
 }
 
 void refuse_for_exec(const CLI::App& cmd, const std::vector<NotForExec>& options) {

@@ -20,9 +20,9 @@
 
 #include <atomic>
 #include <cerrno>
-#include <cstring>
 #include <charconv>
 #include <chrono>
+#include <cstring>
 #include <exception>
 #include <latch>
 #include <memory>
@@ -32,6 +32,7 @@
 #include "check/id_file.hpp"
 #include "cli/commands.hpp"
 #include "cli/exec_options.hpp"
+#include "cli/whole_number.hpp"
 #include "generators/errors.hpp"
 #include "generators/registry.hpp"
 #include "plumbing/atomic_file.hpp"
@@ -82,10 +83,10 @@ std::uint64_t parse_whole(std::string_view flag, const std::string& text, std::u
 
 struct ThreadResult {
   std::uint64_t issued = 0;
-  double issue_seconds = 0;  // monotonic time spent in gen->next(), excluding writing
-  std::string refusal;       // a generator's refusal (ClockError), if it stopped early
+  double issue_seconds = 0;   // monotonic time spent in gen->next(), excluding writing
+  std::string refusal;        // a generator's refusal (ClockError), if it stopped early
   std::string program_error;  // an --exec program's failure (ProgramError), if it stopped early
-  std::exception_ptr error;  // anything else: rethrown on the CLI's thread after the join
+  std::exception_ptr error;   // anything else: rethrown on the CLI's thread after the join
 };
 
 // An unnamed file under the temp root: gone when closed, even after SIGKILL.
@@ -153,8 +154,8 @@ struct Sink {
   }
 };
 
-void run_worker(unsigned thread, std::uint64_t share, Generator& gen, Sink& sink,
-                std::latch& start, ThreadResult& r) {
+void run_worker(unsigned thread, std::uint64_t share, Generator& gen, Sink& sink, std::latch& start,
+                ThreadResult& r) {
   std::vector<Id> chunk;
   chunk.reserve(static_cast<std::size_t>(std::min(share, kChunk)));
   std::string bytes;
@@ -320,7 +321,7 @@ void add_generate_command(CLI::App& app) {
                   "threads sharing one generator (--exec: thread t runs its own instance, node "
                   "id --node + t)")
       ->capture_default_str()
-      ->check(CLI::Range(1u, 1024u));
+      ->check(WholeNumber(1, 1024));
   cmd->add_option("--count", args->count, "how many IDs in total (0..2^40)")->required();
   auto* out = cmd->add_option(
       "--out", args->out,

@@ -1,10 +1,10 @@
 // idbench — the command-line front of the harness. Each subcommand lives in its own file.
-#include <fmt/format.h>
-
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <new>
@@ -41,6 +41,24 @@ const char* unknown_subcommand(const CLI::App& app, int argc, char** argv) {
   return argv[1];
 }
 
+// A comma-separated option that names one value twice (`real --clients 1,1`, `--flush 1,1`)
+// would run the same cells twice and show them as two results; refused, as a repeated
+// `--system` is. CLI11 checks each value alone, so this runs when a command's parsing is done,
+// before the command itself.
+void refuse_repeated_list_values(CLI::App& command) {
+  command.parse_complete_callback([&command] {
+    for (const CLI::Option* option : std::as_const(command).get_options()) {
+      if (option->get_delimiter() != ',') continue;
+      const std::vector<std::string>& values = option->results();
+      for (auto it = values.begin(); it != values.end(); ++it) {
+        if (std::find(values.begin(), it, *it) != it) {
+          throw CLI::ValidationError(option->get_name(), "'" + *it + "' is listed twice");
+        }
+      }
+    }
+  });
+}
+
 // Output of the report commands (check, decode, list) goes through stdio; a full disk or a
 // closed stdout shows only at the final flush.
 int flush_stdout(int status) {
@@ -68,6 +86,7 @@ int main(int argc, char** argv) {
   add_real_command(app);
   add_real_chaos_command(app);
   add_worker_ids_command(app);
+  for (CLI::App* command : app.get_subcommands({})) refuse_repeated_list_values(*command);
 
   if (const char* name = unknown_subcommand(app, argc, argv)) {
     std::string names;

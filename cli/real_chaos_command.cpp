@@ -18,6 +18,7 @@
 #include "chaos/leftovers.hpp"
 #include "cli/commands.hpp"
 #include "cli/finite_range.hpp"
+#include "cli/whole_number.hpp"
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/run_context.hpp"
@@ -36,7 +37,8 @@ struct RealChaosArgs {
 };
 
 void list_scenarios() {
-  std::string text = "fault scenarios on the real systems (idbench real-chaos --scenario NAME|all):\n";
+  std::string text =
+      "fault scenarios on the real systems (idbench real-chaos --scenario NAME|all):\n";
   for (const real::FaultScenario& s : real::fault_scenarios()) {
     text += fmt::format("  {:<26} {}\n", s.name, s.summary);
   }
@@ -77,7 +79,8 @@ void run(RealChaosArgs& args) {
   std::vector<real::FaultRun> runs;
   bool passed = true;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    if (!args.quiet) fmt::print(stderr, "real-chaos: scenario {}/{}: {}\n", i + 1, names.size(), names[i]);
+    if (!args.quiet)
+      fmt::print(stderr, "real-chaos: scenario {}/{}: {}\n", i + 1, names.size(), names[i]);
     runs.push_back(real::run_fault_scenario(names[i], args.options));
     passed = passed && runs.back().verdict.passed;
     plumbing::OutputFile out("-");
@@ -99,7 +102,7 @@ void add_real_chaos_command(CLI::App& app) {
   cmd->add_option("--out", args->out, "write the runs as JSON (with timelines) to FILE");
   cmd->add_option("--clients", args->options.clients, "client threads, each with its own adapter")
       ->capture_default_str()
-      ->check(CLI::Range(1u, 16u));
+      ->check(WholeNumber(1, 16));
   cmd->add_option("--time-scale", args->options.time_scale, "multiply every phase, 0.2 … 20")
       ->capture_default_str()
       ->check(FiniteRange(0.2, 20.0));

@@ -30,8 +30,9 @@
 #include "bench/real/real_run.hpp"
 #include "bench/real/results_json.hpp"
 #include "cli/commands.hpp"
-#include "cli/finite_range.hpp"
 #include "cli/exec_options.hpp"
+#include "cli/finite_range.hpp"
+#include "cli/whole_number.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/child_process.hpp"
@@ -102,8 +103,8 @@ RunPlan plan_of(const RealArgs& a, std::string& profile) {
   plan.hop = true;
   plan.duration_ns = to_ns(seconds);
   plan.locality_rows = a.locality_rows;
-  plan.locality_max_seconds = a.locality_seconds.value_or(profile == "quick" ? kQuickLocalitySeconds
-                                                                             : 60);
+  plan.locality_max_seconds =
+      a.locality_seconds.value_or(profile == "quick" ? kQuickLocalitySeconds : 60);
   // From 1 client, and from the most clients the cells ran with.
   const int most = *std::max_element(a.clients.begin(), a.clients.end());
   plan.locality_clients = most > 1 ? std::vector<int>{1, most} : std::vector<int>{1};
@@ -155,9 +156,9 @@ void add_real_command(CLI::App& app) {
       "real",
       "Bench real systems (MariaDB schemes, adapters) or an --exec program: IDs/s and "
       "round-trip latency from 1 and several clients, each with its own program instance");
-  auto* system = cmd->add_option(
-      "--system", args->system,
-      "Systems (idbench list), comma-separated, or quick (the quick pass) or all");
+  auto* system =
+      cmd->add_option("--system", args->system,
+                      "Systems (idbench list), comma-separated, or quick (the quick pass) or all");
   CLI::Option* exec = add_exec_options(cmd, args->exec);
   system->excludes(exec);
   cmd->add_option("--clients", args->clients, "Client threads per cell, comma-separated")
@@ -166,7 +167,7 @@ void add_real_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--requests", args->requests, "IDs per request, comma-separated")
       ->delimiter(',')
-      ->check(CLI::Range(std::uint64_t{1}, external::kMaxRequest))
+      ->check(WholeNumber(1, external::kMaxRequest))
       ->capture_default_str();
   cmd->add_option("--flush", args->flush,
                   "innodb_flush_log_at_trx_commit values for systems with servers")
@@ -180,7 +181,7 @@ void add_real_command(CLI::App& app) {
   cmd->add_option("--locality-rows", args->locality_rows,
                   "IDs per client count for the locality of each system's real IDs (from 1 "
                   "client and from the most --clients, through the InnoDB model); 0: skip")
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{10'000'000}))
+      ->check(WholeNumber(0, 10'000'000))
       ->capture_default_str();
   cmd->add_option("--locality-seconds", args->locality_seconds,
                   "Cap on collecting one locality pass's IDs (default: quick 6, else 60)")

@@ -5,6 +5,7 @@
 // check takes decimal digits only and says what is wrong with anything else.
 //
 //   cmd->add_option("--rows", a.rows)->check(WholeNumber(1));
+//   cmd->add_option("--batch", a.batch)->check(WholeNumber(1, 1'000'000));
 //
 // Thread safety: returns a value; nothing is shared.
 #pragma once
@@ -14,25 +15,31 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace idbench::cli {
 
-inline CLI::Validator WholeNumber(std::uint64_t min) {
+inline CLI::Validator WholeNumber(std::uint64_t min,
+                                  std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
   return CLI::Validator(
-      [min](std::string& text) -> std::string {
+      [min, max](std::string& text) -> std::string {
         std::uint64_t v = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
         const bool digits = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
         const std::string want = fmt::format("it must be a whole number ≥ {}", min);
         if (text.starts_with('-') && text.size() > 1) return text + " is negative; " + want;
         if (!digits) return fmt::format("'{}' is not a number; {} (digits only)", text, want);
-        if (ec == std::errc::result_out_of_range) return text + " is too large";
+        if (ec == std::errc::result_out_of_range || v > max) {
+          return fmt::format("{} is too large; it must be at most {}", text, max);
+        }
         if (v < min) return text + " is too small; " + want;
         (void)end;
         return {};
       },
-      fmt::format("UINT ≥ {}", min), "WHOLE_NUMBER");
+      max == std::numeric_limits<std::uint64_t>::max() ? fmt::format("UINT ≥ {}", min)
+                                                       : fmt::format("UINT in [{} - {}]", min, max),
+      "WHOLE_NUMBER");
 }
 
 }  // namespace idbench::cli
