@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "generators/errors.hpp"
 
@@ -34,6 +35,28 @@ std::vector<std::string> environment_with(const std::vector<std::string>& extra)
   return env;
 }
 
+// The last few lines of a server's or a tool's output, for a one-line error: the cause is at
+// the end of a start-up log ("[ERROR] Can not bind…"), and the directory holding the whole log
+// is removed with the server.
+std::string output_end(const std::string& text) {
+  constexpr std::size_t kLines = 3;
+  constexpr std::size_t kMaxChars = 400;
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    lines.push_back(line.substr(first, line.find_last_not_of(" \t\r") + 1 - first));
+  }
+  if (lines.empty()) return "it printed nothing";
+  std::string out;
+  for (std::size_t i = lines.size() > kLines ? lines.size() - kLines : 0; i < lines.size(); ++i) {
+    out += (out.empty() ? "" : " | ") + lines[i];
+  }
+  if (out.size() > kMaxChars) out = "…" + out.substr(out.size() - kMaxChars);
+  return "its output ends: " + out;
+}
+
 }  // namespace
 
 DbServer::DbServer(std::string_view prefix, std::optional<RunAs> run_as)
@@ -55,8 +78,8 @@ CommandResult DbServer::run(const std::vector<std::string>& argv, const std::str
 void DbServer::init(const std::vector<std::string>& argv, std::string_view what) {
   const auto r = run(argv, "", kInitTimeoutS);
   if (r.exit_code != 0) {
-    throw Error(fmt::format("{} failed{}:\n{}{}", what, r.timed_out ? " (timed out)" : "", r.out,
-                            r.err));
+    throw Error(fmt::format("{} failed{}; {}", what, r.timed_out ? " (timed out)" : "",
+                            output_end(r.out + "\n" + r.err)));
   }
 }
 
@@ -86,21 +109,22 @@ void DbServer::restart() {
       // An interrupt that reached the server first is the interrupt (exit 130), not a start-up
       // failure (exit 2): CI saw a SIGINT during start-up reported as the latter.
       throw_if_interrupted();
-      throw Error(fmt::format("{} exited during start-up:\n{}", what_, read_text_file(log_)));
+      throw Error(
+          fmt::format("{} exited during start-up; {}", what_, output_end(read_text_file(log_))));
     }
     if (run(client_, ping, kPingTimeoutS).exit_code == 0) return;
     throw_if_interrupted();
     ::usleep(100'000);
   }
-  throw Error(fmt::format("{} did not start within {} s:\n{}", what_, kStartTimeoutS,
-                          read_text_file(log_)));
+  throw Error(fmt::format("{} did not start within {} s; {}", what_, kStartTimeoutS,
+                          output_end(read_text_file(log_))));
 }
 
 CommandResult DbServer::run_sql_file(const std::string& path, int timeout_s) {
   auto r = run(client_, path, timeout_s);
   if (r.exit_code != 0) {
-    throw Error(fmt::format("the {} client failed{}:\n{}", what_,
-                            r.timed_out ? " (timed out)" : "", r.err));
+    throw Error(fmt::format("the {} client failed{}; {}", what_, r.timed_out ? " (timed out)" : "",
+                            output_end(r.err)));
   }
   return r;
 }
