@@ -6,7 +6,9 @@ fault) that issued a duplicate fails the gate, with a line naming the fault and 
 even when BASE had the same duplicates ("also in BASE"): a real system handing out one ID twice
 is never a figure to tolerate, the same rule as a broken promise in chaos.json. A part whose
 verdict failed for another reason (fault not applied, a client error) fails only when the same
-part passed in BASE: that is new. Parts BASE ran and NEW lacks are a note.
+part passed in BASE: that is new. A part the machine starved (its clients issued nothing before
+the fault, after every retry) says nothing about the system: a note asking for another run,
+never a regression. Parts BASE ran and NEW lacks are a note.
 
 Thread safety: pure functions of their inputs.
 """
@@ -14,6 +16,9 @@ from __future__ import annotations
 
 from inputs import number
 from real_faults import FILE, RealFaults  # noqa: F401 (FILE re-exported for compare.py)
+
+
+MACHINE_STARVED = "machine starved"  # the verdict idbench real-chaos gives such a part
 
 
 def _verdict(part: dict) -> dict:
@@ -47,6 +52,9 @@ def judge_real_faults(base: RealFaults | None, new: RealFaults) -> list[tuple[st
             out.append((f"{scenario} · {system}: DUPLICATES — {int(dups)} duplicate "
                         f"ID{'s' if dups != 1 else ''} issued{also}: "
                         f"{v.get('evidence') or 'see real_chaos.json'}", True))
+        elif v.get("verdict") == MACHINE_STARVED:
+            out.append((f"{scenario} · {system}: not judged, the machine starved its clients; "
+                        "run it again", False))
         elif v.get("passed") is False:
             newly = b is not None and _verdict(b).get("passed") is True
             out.append((f"{scenario} · {system}: {v.get('verdict', 'failed')}"

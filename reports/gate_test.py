@@ -195,6 +195,21 @@ class RealFaultsGateTest(GateCase):
         self.assertEqual(status, 0, out)
 
 
+    def test_a_starved_machine_is_not_judged_and_fails_nothing(self):
+        # "machine starved": the clients issued nothing before the fault, after every retry.
+        # It says nothing about the system, so it is no regression; it was counted as one
+        # whenever BASE passed, and a loaded runner failed the gate.
+        starved = self.clean()
+        part = starved["scenarios"][0]["parts"][0]
+        part["verdict"] = {"verdict": "machine starved", "passed": False,
+                           "evidence": "all 3 attempts starved, no verdict about the system"}
+        self.write(self.base, "real_chaos.json", self.clean())
+        self.write(self.new, "real_chaos.json", starved)
+        status, out = self.gate()
+        self.assertEqual(status, 0, out)
+        self.assertIn(f"{starved['scenarios'][0]['scenario']} · {part['system']}: not judged, "
+                      "the machine starved its clients; run it again", out)
+
 class PairedGateTest(GateCase):
     def test_unchanged_revision_passes(self):
         for seed in range(5):
