@@ -4,8 +4,8 @@
 
 #include <thread>
 
-#include "cli/list_json.hpp"
 #include "plumbing/run_context.hpp"
+#include "real/catalog_json.hpp"
 
 namespace idbench::bench {
 namespace {
@@ -46,7 +46,7 @@ void report_counters(benchmark::State& state, const RunSummary& s,
 void add_context(const BenchContext& c) {
   benchmark::AddCustomContext("idbench_run_context",
                               plumbing::to_json(plumbing::current_run_context()).dump());
-  benchmark::AddCustomContext("idbench_variants", cli::catalog_json().dump());
+  benchmark::AddCustomContext("idbench_variants", real::catalog_json().dump());
   benchmark::AddCustomContext("idbench_tsc_ghz", fmt::format("{:.6f}", c.ticks->ticks_per_ns));
   benchmark::AddCustomContext(
       "idbench_timer",

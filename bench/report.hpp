@@ -7,7 +7,7 @@
 //   idbench_run_context  the run-context block of plumbing/run_context.hpp, the same schema
 //                        locality.json and chaos.json carry as their "context" object: commit
 //                        and dirty marker, build type, compiler, host, CPU, start, load
-//   idbench_variants     the catalog `idbench list --json` prints (cli/list_json.hpp): what
+//   idbench_variants     the catalog `idbench list --json` prints (real/catalog_json.hpp): what
 //                        each variant is, so a report rendered later from these results does
 //                        not depend on the binary at hand
 //   idbench_timer, idbench_tsc_ghz, idbench_timer_overhead_ns, idbench_timed_call_cost_ns,

@@ -7,7 +7,7 @@
 
 #include "chaos/leftovers.hpp"
 #include "chaos/node.hpp"
-#include "cli/exec_options.hpp"
+#include "external/exec_options.hpp"
 #include "plumbing/temp_dir.hpp"
 
 int main(int argc, char** argv) {
@@ -30,8 +30,8 @@ int main(int argc, char** argv) {
   app.add_option("--slow-store-ms", cfg.slow_store_ms, "a planted slow disk: ms added to each "
                  "durable write of the mark")->check(CLI::Range(0, 10'000));
   app.add_flag("--probe", cfg.probe, "read the faked clock every ms into a .probe file");
-  idbench::cli::ExecArgs exec;
-  idbench::cli::add_exec_options(&app, exec);
+  idbench::external::ExecArgs exec;
+  idbench::external::add_exec_options(&app, exec);
   CLI11_PARSE(app, argc, argv);
   if (sweep) {
     const int shm = idbench::chaos::sweep_stale_faketime_shm();
@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   }
   if (!exec.command.empty()) {
     try {
-      cfg.exec = idbench::cli::to_exec_spec(exec, cfg.layout);
+      cfg.exec = idbench::external::to_exec_spec(exec, cfg.layout);
     } catch (const std::exception& e) {
       fmt::print(stderr, "idbench-chaos-node: {}\n", e.what());
       return 2;

@@ -6,8 +6,8 @@
 
 #include "check/checker.hpp"
 #include "cli/commands.hpp"
-#include "cli/whole_number.hpp"
 #include "plumbing/temp_dir.hpp"
+#include "plumbing/whole_number.hpp"
 
 namespace idbench::cli {
 namespace {
@@ -109,7 +109,7 @@ void add_check_command(CLI::App& app) {
   cmd->add_option("--max-memory", args->max_memory,
                   "bytes the check may hold in memory (default: 1/4 of MemAvailable, within "
                   "ulimit -v)")
-      ->check(WholeNumber(std::uint64_t{1} << 16));
+      ->check(plumbing::WholeNumber(std::uint64_t{1} << 16));
   cmd->add_flag("--strict-order", args->strict_order, "exit 1 on an order violation too");
   cmd->add_flag("--json", args->json, "print the report as JSON");
   cmd->callback([args] { run_check(*args); });

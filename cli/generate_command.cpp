@@ -31,13 +31,13 @@
 
 #include "check/id_file.hpp"
 #include "cli/commands.hpp"
-#include "cli/exec_options.hpp"
-#include "cli/whole_number.hpp"
+#include "external/exec_options.hpp"
 #include "generators/errors.hpp"
 #include "generators/registry.hpp"
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/temp_dir.hpp"
+#include "plumbing/whole_number.hpp"
 
 namespace idbench::cli {
 namespace {
@@ -58,7 +58,7 @@ struct GenerateArgs {
   std::string out;
   std::string out_dir;
   std::string format = "text";
-  ExecArgs exec;
+  external::ExecArgs exec;
 };
 
 // A whole decimal number in 0..max, or an Error that names the flag and what is wrong.
@@ -206,7 +206,7 @@ std::vector<std::unique_ptr<Generator>> make_from_args(const GenerateArgs& args,
     gens.push_back(make_generator(args.variant, opts));
     return gens;
   }
-  const Variant program = external::exec_variant(to_exec_spec(args.exec, args.layout));
+  const Variant program = external::exec_variant(external::to_exec_spec(args.exec, args.layout));
   const std::uint64_t first = opts.node;
   for (unsigned t = 0; t < args.threads; ++t) {
     opts.node = first + t;
@@ -310,7 +310,7 @@ void add_generate_command(CLI::App& app) {
   for (const auto& v : variants()) names.emplace_back(v.name);
   auto* variant = cmd->add_option("--variant", args->variant, "generator variant (idbench list)")
                       ->check(CLI::IsMember(names));
-  add_exec_options(cmd, args->exec)->excludes(variant);
+  external::add_exec_options(cmd, args->exec)->excludes(variant);
   cmd->add_option("--layout", args->layout, "layout preset or spec (64-bit variants)")
       ->capture_default_str();
   cmd->add_option("--policy", args->policy, "clock-regression policy NAME[:BOUND_MS]")
@@ -321,7 +321,7 @@ void add_generate_command(CLI::App& app) {
                   "threads sharing one generator (--exec: thread t runs its own instance, node "
                   "id --node + t)")
       ->capture_default_str()
-      ->check(WholeNumber(1, 1024));
+      ->check(plumbing::WholeNumber(1, 1024));
   cmd->add_option("--count", args->count, "how many IDs in total (0..2^40)")->required();
   auto* out = cmd->add_option(
       "--out", args->out,
@@ -336,9 +336,11 @@ void add_generate_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "binary"}));
   cmd->callback([args, cmd] {
-    std::vector<NotForExec> not_for_exec = {{"--policy", "the program keeps its own clock policy"}};
-    for (NotForExec& o : layout_for_exec(args->exec)) not_for_exec.push_back(std::move(o));
-    refuse_for_exec(*cmd, not_for_exec);
+    std::vector<external::NotForExec> not_for_exec = {
+        {"--policy", "the program keeps its own clock policy"}};
+    for (external::NotForExec& o : external::layout_for_exec(args->exec))
+      not_for_exec.push_back(std::move(o));
+    external::refuse_for_exec(*cmd, not_for_exec);
     run_generate(*args);
   });
 }

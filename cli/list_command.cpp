@@ -2,10 +2,10 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "cli/list_json.hpp"
 #include "generators/layout.hpp"
 #include "generators/policy.hpp"
 #include "generators/registry.hpp"
+#include "real/catalog_json.hpp"
 #include "real/systems.hpp"
 
 namespace idbench::cli {
@@ -17,7 +17,7 @@ void add_list_command(CLI::App& app) {
                 "Print every variant's full description, the layouts, policies and real systems as JSON");
   cmd->callback([] {
     if (as_json) {
-      fmt::print("{}\n", catalog_json().dump(1));
+      fmt::print("{}\n", real::catalog_json().dump(1));
       return;
     }
     fmt::print("variants:\n");

@@ -29,12 +29,12 @@
 #include "bench/locality/single_run.hpp"
 #include "bench/locality/validate.hpp"
 #include "cli/commands.hpp"
-#include "cli/exec_options.hpp"
 #include "cli/finite_range.hpp"
-#include "cli/whole_number.hpp"
+#include "external/exec_options.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/exit_codes.hpp"
+#include "plumbing/whole_number.hpp"
 
 namespace idbench::cli {
 namespace {
@@ -57,7 +57,7 @@ struct LocalityArgs {
   std::optional<std::uint64_t> rows, validate_rows;
   std::optional<int> payload_bytes;  // a run's row; the matrix: the decision table's row
   std::string out;
-  ExecArgs exec;
+  external::ExecArgs exec;
 };
 
 void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << std::endl; }
@@ -79,7 +79,8 @@ void run_one(LocalityArgs& a) {
   // A signal kills the programs --exec started and unwinds with Interrupted (exit 130).
   std::optional<plumbing::InterruptGuard> guard;
   if (!a.exec.command.empty()) {
-    spec.stream.described = external::exec_variant(to_exec_spec(a.exec, spec.stream.layout));
+    spec.stream.described =
+        external::exec_variant(external::to_exec_spec(a.exec, spec.stream.layout));
     spec.stream.variant = fmt::format("'{}'", a.exec.command);
     guard.emplace();
   }
@@ -133,7 +134,7 @@ void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
   auto* synthetic = cmd->add_option("--synthetic", a.synthetic,
                                     "A stream no generator makes: sequential or random bigint")
                         ->check(CLI::IsMember({"sequential", "random"}));
-  auto* exec = add_exec_options(cmd, a.exec);
+  auto* exec = external::add_exec_options(cmd, a.exec);
   variant->excludes(keys, synthetic, exec);
   keys->excludes(synthetic, exec);
   synthetic->excludes(exec);
@@ -143,7 +144,7 @@ void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
                 "Move the node field above the timestamp (layout variants): each writer appends "
                 "at its own insert point, global time order is lost");
   cmd->add_option("--rows", a.rows, "Rows to insert (default 1000000; validation: 300000)")
-      ->check(WholeNumber(1));
+      ->check(plumbing::WholeNumber(1));
   cmd->add_option("--rate", a.run.stream.rate,
                   "IDs per simulated ms, all writers together; a fraction spreads them out "
                   "(0.01 = 10 IDs/s, so 100000 rows span 2.8 h of generator time), 1e-06 … 1e+07")
@@ -177,7 +178,7 @@ void add_engine_options(CLI::App* cmd, LocalityArgs& a) {
       ->check(CLI::IsMember({"model", "sqlite", "mariadb", "postgres"}))
       ->capture_default_str();
   auto* pool_pages = cmd->add_option("--pool-pages", a.pool_pages, "LRU pool size in leaf pages")
-                         ->check(WholeNumber(1));
+                         ->check(plumbing::WholeNumber(1));
   auto* pool_percent = cmd->add_option("--pool-percent", a.pool_percent,
                                        "LRU pool size as % of the final leaf pages")
                            ->check(FiniteRange(0.001, 100.0))
@@ -206,7 +207,7 @@ void add_locality_command(CLI::App& app) {
   auto* quick = cmd->add_flag("--quick", args->quick, "matrix: 100000 rows, cross-check 30000");
   auto* validate_rows = cmd->add_option("--validate-rows", args->validate_rows,
                                         "matrix: rows of the cross-check (default 300000)")
-                            ->check(WholeNumber(1));
+                            ->check(plumbing::WholeNumber(1));
   auto* no_validate =
       cmd->add_flag("--no-validate", args->no_validate, "matrix: skip the cross-check");
   auto* full = cmd->add_flag("--full", args->full,

@@ -18,10 +18,10 @@
 #include "chaos/leftovers.hpp"
 #include "cli/commands.hpp"
 #include "cli/finite_range.hpp"
-#include "cli/whole_number.hpp"
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/run_context.hpp"
+#include "plumbing/whole_number.hpp"
 #include "real/faults.hpp"
 #include "real/mariadb_server.hpp"
 
@@ -102,7 +102,7 @@ void add_real_chaos_command(CLI::App& app) {
   cmd->add_option("--out", args->out, "write the runs as JSON (with timelines) to FILE");
   cmd->add_option("--clients", args->options.clients, "client threads, each with its own adapter")
       ->capture_default_str()
-      ->check(WholeNumber(1, 16));
+      ->check(plumbing::WholeNumber(1, 16));
   cmd->add_option("--time-scale", args->options.time_scale, "multiply every phase, 0.2 … 20")
       ->capture_default_str()
       ->check(FiniteRange(0.2, 20.0));

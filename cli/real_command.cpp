@@ -30,13 +30,13 @@
 #include "bench/real/real_run.hpp"
 #include "bench/real/results_json.hpp"
 #include "cli/commands.hpp"
-#include "cli/exec_options.hpp"
 #include "cli/finite_range.hpp"
-#include "cli/whole_number.hpp"
+#include "external/exec_options.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/temp_dir.hpp"
+#include "plumbing/whole_number.hpp"
 
 namespace idbench::cli {
 namespace {
@@ -56,7 +56,7 @@ constexpr double kQuickLocalitySeconds = 6;
 
 struct RealArgs {
   std::string system;
-  ExecArgs exec;  // --exec and its description flags (cli/exec_options.hpp)
+  external::ExecArgs exec;  // --exec and its description flags (external/exec_options.hpp)
   std::vector<int> clients{1, 8};
   std::vector<std::uint64_t> requests{1, 1000};
   std::vector<int> flush{1, 2};
@@ -85,7 +85,8 @@ std::string first_error(const RunRecord& record) {
 RunPlan plan_of(const RealArgs& a, std::string& profile) {
   RunPlan plan;
   if (!a.exec.command.empty()) {
-    const external::ExecSpec spec = to_exec_spec(a.exec, "twitter");  // the bench reads no ID time
+    // "twitter": any layout will do, the bench reads no ID time.
+    const external::ExecSpec spec = external::to_exec_spec(a.exec, "twitter");
     external::exec_variant(spec);  // a description that is not valid: exit 2
     plan.targets.push_back({"exec", nullptr, spec});
     profile = "exec";
@@ -159,7 +160,7 @@ void add_real_command(CLI::App& app) {
   auto* system =
       cmd->add_option("--system", args->system,
                       "Systems (idbench list), comma-separated, or quick (the quick pass) or all");
-  CLI::Option* exec = add_exec_options(cmd, args->exec);
+  CLI::Option* exec = external::add_exec_options(cmd, args->exec);
   system->excludes(exec);
   cmd->add_option("--clients", args->clients, "Client threads per cell, comma-separated")
       ->delimiter(',')
@@ -167,7 +168,7 @@ void add_real_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--requests", args->requests, "IDs per request, comma-separated")
       ->delimiter(',')
-      ->check(WholeNumber(1, external::kMaxRequest))
+      ->check(plumbing::WholeNumber(1, external::kMaxRequest))
       ->capture_default_str();
   cmd->add_option("--flush", args->flush,
                   "innodb_flush_log_at_trx_commit values for systems with servers")
@@ -181,7 +182,7 @@ void add_real_command(CLI::App& app) {
   cmd->add_option("--locality-rows", args->locality_rows,
                   "IDs per client count for the locality of each system's real IDs (from 1 "
                   "client and from the most --clients, through the InnoDB model); 0: skip")
-      ->check(WholeNumber(0, 10'000'000))
+      ->check(plumbing::WholeNumber(0, 10'000'000))
       ->capture_default_str();
   cmd->add_option("--locality-seconds", args->locality_seconds,
                   "Cap on collecting one locality pass's IDs (default: quick 6, else 60)")
@@ -200,11 +201,11 @@ void add_real_command(CLI::App& app) {
       throw Error("idbench real needs --system NAME|quick|all or --exec 'CMD'");
     }
     // The bench times round trips of --requests IDs: it reads neither time nor order from them.
-    refuse_for_exec(*cmd, {{"--flush", "it sets the MariaDB servers of --system"},
-                           {"--binlog", "it sets the MariaDB servers of --system"},
-                           {"--batch", "real asks for --requests IDs per request"},
-                           {"--id-time", "real reads no time from the IDs"},
-                           {"--ordering", "real reads no order from the IDs"}});
+    external::refuse_for_exec(*cmd, {{"--flush", "it sets the MariaDB servers of --system"},
+                                     {"--binlog", "it sets the MariaDB servers of --system"},
+                                     {"--batch", "real asks for --requests IDs per request"},
+                                     {"--id-time", "real reads no time from the IDs"},
+                                     {"--ordering", "real reads no order from the IDs"}});
     run_real(*args);
   });
 }

@@ -1,11 +1,12 @@
-// list_json.cpp — the catalog of variants, layouts and policies as JSON (see list_json.hpp).
-#include "cli/list_json.hpp"
+// catalog_json.cpp — the catalog of variants, layouts, policies and real systems as JSON (see
+// catalog_json.hpp).
+#include "real/catalog_json.hpp"
 
 #include "generators/layout.hpp"
 #include "generators/policy.hpp"
 #include "real/systems.hpp"
 
-namespace idbench::cli {
+namespace idbench::real {
 
 using json = nlohmann::ordered_json;
 
@@ -49,10 +50,10 @@ json layout_json(const Layout::Preset& preset) {
 }
 
 // A real system as data: what its adapter's IDs are (as --exec describes them) and its servers.
-json system_json(const real::RealSystem& s) {
+json system_json(const RealSystem& s) {
   json servers = json::array();
   for (int i = 0; i < s.mariadb_servers; ++i) {
-    const real::MariadbSettings m = s.server_settings(i, {});
+    const MariadbSettings m = s.server_settings(i, {});
     servers.push_back({{"auto_increment_increment", m.auto_increment_increment},
                        {"auto_increment_offset", m.auto_increment_offset}});
   }
@@ -85,8 +86,8 @@ json catalog_json() {
         {{"name", p.name}, {"default_bound_ms", p.default_bound_ms}, {"summary", p.summary}});
   }
   j["systems"] = json::array();
-  for (const auto& s : real::real_systems()) j["systems"].push_back(system_json(s));
+  for (const auto& s : real_systems()) j["systems"].push_back(system_json(s));
   return j;
 }
 
-}  // namespace idbench::cli
+}  // namespace idbench::real

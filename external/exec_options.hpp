@@ -1,12 +1,14 @@
 // exec_options.hpp — the `--exec` flags, defined once for every command that accepts an
-// external program in place of `--variant` (generate, locality, chaos).
+// external program in place of `--variant` (generate, locality, chaos, real) and for the chaos
+// node, which is handed the same flags by its driver. Beside the program they describe, so a
+// node reads them without depending on the command line above it.
 //
 //   ExecArgs exec;
 //   CLI::Option* opt = add_exec_options(cmd, exec);   // --exec --id-time --id-bits --ordering
 //   opt->excludes(variant);                            //   --batch --timeout-ms
 //   ...
-//   const external::ExecSpec spec = to_exec_spec(exec, layout);   // layout: the command's own
-//   const Variant v = external::exec_variant(spec);               // --layout
+//   const ExecSpec spec = to_exec_spec(exec, layout);  // layout: the command's own --layout
+//   const Variant v = exec_variant(spec);
 //   refuse_for_exec(*cmd, {{"--policy", "the program keeps its own clock policy"}});
 //
 // The description flags need --exec. `--layout` is not added here: every such command has
@@ -21,7 +23,7 @@
 
 #include "external/program.hpp"
 
-namespace idbench::cli {
+namespace idbench::external {
 
 struct ExecArgs {
   std::string command;  // empty: no --exec
@@ -37,7 +39,7 @@ CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args);
 
 // The spec the flags describe, with the command's `--layout`. Throws idbench::Error on a value
 // that is not valid (exec_variant() checks the rest).
-external::ExecSpec to_exec_spec(const ExecArgs& args, const std::string& layout);
+ExecSpec to_exec_spec(const ExecArgs& args, const std::string& layout);
 
 // An option of a command that cannot apply to an --exec program, and why.
 struct NotForExec {
@@ -52,4 +54,4 @@ std::vector<NotForExec> layout_for_exec(const ExecArgs& args);
 // silently ignored would make a run look like what it is not.
 void refuse_for_exec(const CLI::App& cmd, const std::vector<NotForExec>& options);
 
-}  // namespace idbench::cli
+}  // namespace idbench::external

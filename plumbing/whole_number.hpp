@@ -18,7 +18,7 @@
 #include <limits>
 #include <string>
 
-namespace idbench::cli {
+namespace idbench::plumbing {
 
 inline CLI::Validator WholeNumber(std::uint64_t min,
                                   std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
@@ -42,4 +42,4 @@ inline CLI::Validator WholeNumber(std::uint64_t min,
       "WHOLE_NUMBER");
 }
 
-}  // namespace idbench::cli
+}  // namespace idbench::plumbing

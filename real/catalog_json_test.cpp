@@ -1,5 +1,5 @@
-// list_json_test — `idbench list --json` parses and carries every variant's whole description.
-#include "cli/list_json.hpp"
+// catalog_json_test — `idbench list --json` parses and carries every variant's whole description.
+#include "real/catalog_json.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 #include "real/systems.hpp"
 
-namespace idbench::cli {
+namespace idbench::real {
 namespace {
 
 // The output of the real binary's `list` with `args`.
@@ -109,4 +109,4 @@ TEST(ListJson, CarriesEveryRealSystem) {
 }
 
 }  // namespace
-}  // namespace idbench::cli
+}  // namespace idbench::real

@@ -1,5 +1,5 @@
 // exec_options.cpp — the `--exec` flags and the ExecSpec they describe.
-#include "cli/exec_options.hpp"
+#include "external/exec_options.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <iterator>
 
-#include "cli/whole_number.hpp"
+#include "plumbing/whole_number.hpp"
 
-namespace idbench::cli {
+namespace idbench::external {
 namespace {
 
 constexpr Ordering kOrderings[] = {Ordering::k_sorted, Ordering::k_sorted_by_tick,
@@ -30,7 +30,7 @@ CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args) {
   const CLI::Validator runnable(
       [](std::string& command) {
         try {
-          external::program_argv(command);
+          program_argv(command);
         } catch (const Error& e) {
           return std::string(e.what());
         }
@@ -61,7 +61,7 @@ CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args) {
       ->needs(exec);
   cmd->add_option("--batch", args.batch, "--exec: IDs per request")
       ->capture_default_str()
-      ->check(WholeNumber(1, external::kMaxRequest))
+      ->check(plumbing::WholeNumber(1, kMaxRequest))
       ->needs(exec);
   cmd->add_option("--timeout-ms", args.timeout_ms,
                   "--exec: how long one answer may take (start-up included)")
@@ -71,8 +71,8 @@ CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args) {
   return exec;
 }
 
-external::ExecSpec to_exec_spec(const ExecArgs& args, const std::string& layout) {
-  external::ExecSpec spec;
+ExecSpec to_exec_spec(const ExecArgs& args, const std::string& layout) {
+  ExecSpec spec;
   spec.command = args.command;
   const auto id_time = id_time_named(args.id_time);
   if (!id_time) {
@@ -112,4 +112,4 @@ void refuse_for_exec(const CLI::App& cmd, const std::vector<NotForExec>& options
   }
 }
 
-}  // namespace idbench::cli
+}  // namespace idbench::external
