@@ -1,4 +1,5 @@
-// errors.hpp — the errors a generator or a layout reports, each its own type.
+// errors.hpp — the errors a generator or a layout reports, each its own type. Their base,
+// idbench::Error, and one_line() are plumbing's (plumbing/error.hpp).
 //
 // Generators throw rather than return codes because Twitter's Snowflake does ("Clock moved
 // backwards. Refusing to generate id for N milliseconds") and because every caller — CLI,
@@ -6,24 +7,11 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
-#include <string_view>
+
+#include "plumbing/error.hpp"
 
 namespace idbench {
-
-// Base of everything idbench throws on purpose; `what()` is a message for a person.
-// The message is always one printable line: control bytes, a newline and bytes that are not
-// UTF-8 (an echoed hostile input) are shown escaped (`\n`, `\x03`), see `one_line()`.
-class Error : public std::runtime_error {
- public:
-  explicit Error(const std::string& what);
-  explicit Error(const char* what) : Error(std::string(what)) {}
-};
-
-// `text` as one printable line: valid UTF-8 kept, every control byte (and DEL) and every byte
-// that is not part of a valid UTF-8 sequence written as `\n`, `\r`, `\t` or `\xNN`.
-std::string one_line(std::string_view text);
 
 // A layout (preset or spec string) that cannot be used. `code` names the rule it breaks.
 class LayoutError : public Error {

@@ -30,7 +30,7 @@
 #include <string_view>
 #include <vector>
 
-#include "generators/errors.hpp"
+#include "plumbing/error.hpp"
 
 namespace idbench::plumbing {
 

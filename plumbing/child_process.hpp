@@ -53,7 +53,7 @@
 #include <string>
 #include <vector>
 
-#include "generators/errors.hpp"
+#include "plumbing/error.hpp"
 
 namespace idbench::plumbing {
 

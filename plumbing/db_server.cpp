@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "generators/errors.hpp"
+#include "plumbing/error.hpp"
 
 extern char** environ;
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "generators/errors.hpp"
+#include "plumbing/error.hpp"
 
 namespace idbench::plumbing {
 namespace {

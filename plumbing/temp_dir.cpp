@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "generators/errors.hpp"
+#include "plumbing/error.hpp"
 #include "plumbing/postgres_shm.hpp"
 
 namespace idbench::plumbing {

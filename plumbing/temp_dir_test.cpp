@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "generators/errors.hpp"
+#include "plumbing/error.hpp"
 
 namespace idbench::plumbing {
 namespace {
