@@ -54,6 +54,9 @@ inline std::uint64_t ticks_end() {
 inline void cpu_relax() { _mm_pause(); }
 #else
 inline void cpu_relax() {}
+// The timer itself where there is no TSC, read around every sampled call: through the vDSO
+// (~22 ns), not plumbing::monotonic_ns()'s raw system call (~100 ns), which would be most of
+// what a ~20-40 ns call is timed at. The bench runs no libfaketime, so the vDSO is not faked.
 inline std::uint64_t monotonic_ns_for_ticks() {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);

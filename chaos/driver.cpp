@@ -18,10 +18,10 @@
 #include "chaos/high_water_mark.hpp"
 #include "chaos/leftovers.hpp"
 #include "chaos/process.hpp"
-#include "chaos/raw_time.hpp"
 #include "chaos/scenario.hpp"
 #include "generators/errors.hpp"
 #include "generators/registry.hpp"
+#include "plumbing/raw_time.hpp"
 #include "plumbing/temp_dir.hpp"
 
 namespace idbench::chaos {
@@ -56,7 +56,7 @@ constexpr std::int64_t kClockLastMs = std::numeric_limits<std::int64_t>::max() /
 // A policy that promises uniqueness: what an external program's verdict is judged by.
 constexpr std::string_view kPromisesUniqueness = "refuse";
 
-std::int64_t true_ms_now() { return Clock::floor_div(true_ns(), 1'000'000); }
+std::int64_t true_ms_now() { return Clock::floor_div(plumbing::true_ns(), 1'000'000); }
 
 std::string one_of(const std::vector<std::string>& names) {
   std::string out;
@@ -132,7 +132,7 @@ class Run {
   Run(const RunConfig& cfg, std::FILE* progress) : cfg_(cfg), progress_(progress) {}
 
   RunResult execute() {
-    const std::int64_t began = mono_ns();
+    const std::int64_t began = plumbing::monotonic_ns();
     validate();
     // What runs killed with -9 left: their run directories, mark directories and shm pairs.
     plumbing::sweep_stale_temp_dirs();
@@ -190,7 +190,7 @@ class Run {
     result.start_true_ns = start_true_;
     result.analysis = analyse(facts);
     result.verdict = judge(result.analysis, verdict_setup());
-    result.wall_seconds = static_cast<double>(mono_ns() - began) / 1e9;
+    result.wall_seconds = static_cast<double>(plumbing::monotonic_ns() - began) / 1e9;
     say(
         fmt::format("  {} IDs, {} duplicates, {} refusals, availability {:.1f}%, max stall "
                     "{:.0f} ms, k-sort bound {:.0f} ms: {}",
@@ -209,8 +209,8 @@ class Run {
 
   // The run's instant 0, on both clocks, and every node's clock from it.
   void set_start() {
-    const std::int64_t mono_now = mono_ns();
-    const std::int64_t true_now = true_ns();
+    const std::int64_t mono_now = plumbing::monotonic_ns();
+    const std::int64_t true_now = plumbing::true_ns();
     const std::int64_t margin = kStartMarginNs + (cfg_.exec ? kExecWarmUpNs : 0);
     start_mono_ = mono_now + margin;
     start_true_ = true_now + margin;
@@ -231,7 +231,7 @@ class Run {
   }
 
   void await_armed(LiveNode& n) {
-    const auto line = n.proc->read_line(mono_ns() + kReadyTimeoutNs);
+    const auto line = n.proc->read_line(plumbing::monotonic_ns() + kReadyTimeoutNs);
     if (line.value_or("") == "armed") return;
     node_failed(n, "could not arm");
   }
@@ -239,7 +239,7 @@ class Run {
   // A node that ended or did not answer: its program's fault when that is what ended it (one
   // line, exit 2, as `generate` reports it), else the node's status and its last words.
   [[noreturn]] void node_failed(LiveNode& n, std::string_view what) {
-    const auto status = n.proc->wait_until(mono_ns() + 1'000'000'000);
+    const auto status = n.proc->wait_until(plumbing::monotonic_ns() + 1'000'000'000);
     std::string program = read_text_file(fmt::format(
         "{}/{}", dir_, program_error_file_name(n.index, n.incarnation)));
     while (!program.empty() && program.back() == '\n') program.pop_back();
@@ -251,12 +251,13 @@ class Run {
 
   // Sleeps until `deadline`, failing at once when a node ended before its time.
   void wait_watching(std::int64_t deadline) {
-    for (std::int64_t now = mono_ns(); now < deadline; now = mono_ns()) {
+    for (std::int64_t now = plumbing::monotonic_ns(); now < deadline;
+         now = plumbing::monotonic_ns()) {
       throw_if_interrupted();
       for (auto& n : nodes_) {
         if (n.proc && n.proc->running() && n.proc->try_wait()) node_failed(n, "ended early");
       }
-      sleep_until_mono(std::min(deadline, now + kWatchNs));
+      plumbing::sleep_until_mono(std::min(deadline, now + kWatchNs));
     }
     throw_if_interrupted();
   }
@@ -426,7 +427,7 @@ class Run {
     const std::string err = stderr_path(n);
     n.proc =
         std::make_unique<ChildProcess>(argv, node_environment(n.timestamp_file, libfaketime_), err);
-    const auto line = n.proc->read_line(mono_ns() + kReadyTimeoutNs);
+    const auto line = n.proc->read_line(plumbing::monotonic_ns() + kReadyTimeoutNs);
     std::istringstream in(line.value_or(""));
     std::string word;
     std::int64_t t = 0;
@@ -436,7 +437,7 @@ class Run {
     // Until the run's settings are written, the node (and an external program it started,
     // which may read the clock before its first request) reads the true time, or, restarted,
     // its machine's clock: never the calibration's ×2.
-    const std::int64_t now = true_ns();
+    const std::int64_t now = plumbing::true_ns();
     write_setting(n.timestamp_file, (n.incarnation == 0 ? ClockModel(now, now) : n.clock)
                                         .setting_for(n.lib_start_true_ns));
   }
@@ -464,7 +465,7 @@ class Run {
   // A line in the event log that is not a scenario event: something the harness could not do
   // as planned.
   void log_note(int node, const std::string& what) {
-    events_.push_back({true_ns(), node, what, "note", {}, {}});
+    events_.push_back({plumbing::true_ns(), node, what, "note", {}, {}});
     say("  note: " + what);
   }
 
@@ -492,7 +493,7 @@ class Run {
                      [](const Event& a, const Event& b) { return a.at_ms < b.at_ms; });
     for (const Event& e : timeline) {
       wait_watching(start_mono_ + e.at_ms * 1'000'000);
-      const std::int64_t now = true_ns();
+      const std::int64_t now = plumbing::true_ns();
       for (auto& n : nodes_) {
         if (e.node != kAllNodes && e.node != n.index) continue;
         if (e.node >= cfg_.nodes) continue;
@@ -509,11 +510,11 @@ class Run {
   }
 
   void apply(const Event& e, LiveNode& n, std::int64_t now) {
-    const std::int64_t write_from = true_ns();
+    const std::int64_t write_from = plumbing::true_ns();
     apply_event(e, n, now);
     if (e.kind == EventKind::step || e.kind == EventKind::set_rate ||
         e.kind == EventKind::resume) {
-      n.facts.clock_writes.push_back({std::min(now, write_from), true_ns()});
+      n.facts.clock_writes.push_back({std::min(now, write_from), plumbing::true_ns()});
     }
   }
 
@@ -527,10 +528,10 @@ class Run {
         // Anchored at this node's own write, not at the event: nodes are written one after
         // the other, and the gap would be a small step back for the later ones.
         const double old_rate = n.clock.rate();
-        const std::int64_t before = true_ns();
+        const std::int64_t before = plumbing::true_ns();
         n.clock.change_rate(before, e.rate, kRateWriteSlackNs);
         rewrite(n);
-        const std::int64_t late = true_ns() - before - kRateWriteSlackNs;
+        const std::int64_t late = plumbing::true_ns() - before - kRateWriteSlackNs;
         if (late > 0) {
           log_note(n.index,
                    fmt::format("the rate change landed {:.1f} ms late: node {}'s clock "
@@ -561,8 +562,8 @@ class Run {
         spawn(n);
         rewrite(n);
         arm(n);  // a durable write it needs first is part of its down time
-        const std::int64_t go_true = true_ns();
-        n.proc->send_line(fmt::format("go {} {}", mono_ns(), stop_mono_));
+        const std::int64_t go_true = plumbing::true_ns();
+        n.proc->send_line(fmt::format("go {} {}", plumbing::monotonic_ns(), stop_mono_));
         n.facts.incarnations.push_back({cfg_.threads, go_true, stop_true_, false});
         if (n.down_since >= 0) n.facts.down.push_back({n.down_since, go_true});
         n.down_since = -1;
@@ -575,7 +576,7 @@ class Run {
     for (auto& n : nodes_) {
       if (n.paused_since >= 0) {  // a scenario that never resumed: resume to let it stop
         n.proc->signal(SIGCONT);
-        n.facts.paused.push_back({n.paused_since, true_ns()});
+        n.facts.paused.push_back({n.paused_since, plumbing::true_ns()});
       }
       if (n.down_since >= 0) n.facts.down.push_back({n.down_since, stop_true_});
       if (!n.proc || !n.proc->running()) continue;

@@ -10,11 +10,11 @@
 #include "chaos/driver.hpp"
 #include "chaos/matrix_report.hpp"
 #include "chaos/process.hpp"
-#include "chaos/raw_time.hpp"
 #include "chaos/scenario.hpp"
 #include "generators/errors.hpp"
 #include "generators/policy.hpp"
 #include "generators/registry.hpp"
+#include "plumbing/raw_time.hpp"
 #include "plumbing/temp_dir.hpp"
 
 namespace idbench::chaos {
@@ -179,21 +179,23 @@ int run_matrix(const MatrixPlan& plan, std::FILE* progress) {
   doc.write();  // a whole file, `complete: false`, before the first cell: --out fails early
   print_plan(plan, progress);
   InterruptGuard guard;  // between cells too: a signal stops the matrix with the file whole
-  const std::int64_t began = mono_ns();
+  const std::int64_t began = plumbing::monotonic_ns();
   double overhead_s = 0;  // measured wall time beyond the scenarios' own durations
   for (std::size_t i = 0; i < plan.cells.size(); ++i) {
     throw_if_interrupted();
     const MatrixCell& c = plan.cells[i];
     print_cell_start(plan, i, progress);
-    const std::int64_t cell_began = mono_ns();
+    const std::int64_t cell_began = plumbing::monotonic_ns();
     CellOutcome outcome = run_cell(plan, c);
     print_cell_result(outcome, progress);
-    overhead_s += static_cast<double>(mono_ns() - cell_began) / 1e9 - c.duration_ms / 1000.0;
+    overhead_s +=
+        static_cast<double>(plumbing::monotonic_ns() - cell_began) / 1e9 - c.duration_ms / 1000.0;
     doc.add(std::move(outcome));
     doc.write();
-    print_time_left(plan, i, static_cast<double>(mono_ns() - began) / 1e9, overhead_s, progress);
+    print_time_left(plan, i, static_cast<double>(plumbing::monotonic_ns() - began) / 1e9,
+                    overhead_s, progress);
   }
-  doc.finish(static_cast<double>(mono_ns() - began) / 1e9);
+  doc.finish(static_cast<double>(plumbing::monotonic_ns() - began) / 1e9);
   doc.write();
   print_summary(doc, progress);
   return doc.failures() == 0 ? 0 : 1;

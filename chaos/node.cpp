@@ -19,12 +19,12 @@
 
 #include "chaos/clock_sequence_store.hpp"
 #include "chaos/high_water_mark.hpp"
-#include "chaos/raw_time.hpp"
 #include "chaos/record.hpp"
 #include "generators/errors.hpp"
 #include "generators/registry.hpp"
 #include "generators/uuid_format.hpp"
 #include "plumbing/atomic_file.hpp"
+#include "plumbing/raw_time.hpp"
 
 namespace idbench::chaos {
 namespace {
@@ -134,7 +134,7 @@ class Node {
     // The layout's "epoch in the future" check is about the configuration, not about the
     // faked clock: a leap-second run sets the clock to 2016, and that must not reject a layout
     // whose epoch is 2020. The generator itself still refuses a clock before its epoch.
-    opts.layout = Layout::parse(cfg.layout, Clock::floor_div(true_ns(), 1'000'000));
+    opts.layout = Layout::parse(cfg.layout, Clock::floor_div(plumbing::true_ns(), 1'000'000));
     opts.policy = Policy::parse(cfg.policy);
     opts.node = cfg.node_id;
     // A UUIDv1/v6 node is the configured node id, marked as no MAC by the multicast bit
@@ -189,7 +189,7 @@ class Node {
     // Release pairs with the acquire in work(): start_ and stop_ are set.
     go_.store(true, std::memory_order_release);
     go_.notify_all();
-    while (!sleep_until_mono(stop_)) {
+    while (!plumbing::sleep_until_mono(stop_)) {
     }
     // Give a thread still inside next() a moment; one that stays (a long `wait`) is reported
     // as stuck and left behind: the process exits without it. A program's call is a request
@@ -198,10 +198,10 @@ class Node {
     const std::int64_t give_up =
         stop_ + kStopGraceNs + (cfg_.exec ? cfg_.exec->timeout_ms * 1'000'000 : 0);
     bool all_done = false;
-    while (!all_done && mono_ns() < give_up) {
+    while (!all_done && plumbing::monotonic_ns() < give_up) {
       all_done = true;
       for (const auto& s : threads_) all_done = all_done && s->done.load(std::memory_order_acquire);
-      if (!all_done) sleep_until_mono(mono_ns() + 1'000'000);
+      if (!all_done) plumbing::sleep_until_mono(plumbing::monotonic_ns() + 1'000'000);
     }
     stop_writer_.store(true, std::memory_order_release);
     writer.join();
@@ -253,23 +253,23 @@ class Node {
   }
 
   void issue_loop(ThreadState& s) {
-    while (!sleep_until_mono(start_)) {
+    while (!plumbing::sleep_until_mono(start_)) {
     }
     double due = static_cast<double>(start_);
     for (;;) {
-      const std::int64_t now = mono_ns();
+      const std::int64_t now = plumbing::monotonic_ns();
       if (now >= stop_) break;
       if (period_ns_ > 0) {
         if (due > static_cast<double>(now)) {
-          sleep_until_mono(std::min(static_cast<std::int64_t>(due), stop_));
+          plumbing::sleep_until_mono(std::min(static_cast<std::int64_t>(due), stop_));
           continue;
         }
         if (static_cast<double>(now) - due > kMaxLagNs) due = static_cast<double>(now);
         due += period_ns_;
       }
-      s.in_call_since.store(true_ns(), std::memory_order_relaxed);
+      s.in_call_since.store(plumbing::true_ns(), std::memory_order_relaxed);
       Record r;
-      const std::int64_t began = mono_ns();
+      const std::int64_t began = plumbing::monotonic_ns();
       try {
         const Id id = next_id(s);
         r.hi = id.hi;
@@ -287,8 +287,8 @@ class Node {
         // node ids), or a program that failed: the run is void, say so and stop.
         program_failed(e);
       }
-      const std::int64_t ended = mono_ns();
-      r.true_ns = true_ns();
+      const std::int64_t ended = plumbing::monotonic_ns();
+      r.true_ns = plumbing::true_ns();
       s.in_call_since.store(-1, std::memory_order_relaxed);
       const std::int64_t us = (ended - began) / 1000;
       r.call_us = static_cast<std::uint32_t>(std::min<std::int64_t>(us, UINT32_MAX));
@@ -305,11 +305,11 @@ class Node {
     try {
       const auto clock = wall_clock();
       for (std::int64_t due = start_; due < stop_; due += 1'000'000) {
-        while (!sleep_until_mono(due)) {
+        while (!plumbing::sleep_until_mono(due)) {
         }
-        const std::int64_t t1 = true_ns();
+        const std::int64_t t1 = plumbing::true_ns();
         const std::int64_t fake = clock->wall_ns();
-        const std::int64_t t2 = true_ns();
+        const std::int64_t t2 = plumbing::true_ns();
         const ProbeSample p{t1 + (t2 - t1) / 2, fake};
         write_all(probe_fd_, &p, sizeof p, "probe");
       }
@@ -374,7 +374,7 @@ class Node {
         }
       }
       if (stopping) return;
-      if (drained == 0) sleep_until_mono(mono_ns() + 1'000'000);
+      if (drained == 0) plumbing::sleep_until_mono(plumbing::monotonic_ns() + 1'000'000);
     }
   }
 
@@ -427,9 +427,9 @@ int run_node(const NodeConfig& cfg) {
 
   node->prepare();
   // Calibration reading (see node.hpp): the oracle on both sides of one faked reading.
-  const std::int64_t t1 = true_ns();
+  const std::int64_t t1 = plumbing::true_ns();
   const std::int64_t fake = wall_clock()->wall_ns();
-  const std::int64_t t2 = true_ns();
+  const std::int64_t t2 = plumbing::true_ns();
   fmt::print("ready {} {}\n", t1 + (t2 - t1) / 2, fake);
   std::fflush(stdout);
 

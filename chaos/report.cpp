@@ -6,10 +6,9 @@
 #include <cstdio>
 
 #include "chaos/faketime.hpp"
-#include "chaos/raw_time.hpp"
 #include "generators/layout.hpp"
+#include "plumbing/raw_time.hpp"
 #include "plumbing/run_context.hpp"
-
 
 namespace idbench::chaos {
 namespace {

@@ -178,12 +178,6 @@ bool read_int(int fd, int& value) {
 
 }  // namespace
 
-std::int64_t monotonic_ns() {
-  timespec ts{};
-  ::syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 std::optional<RunAs> unprivileged_user_if_root() {
   if (::geteuid() != 0) return std::nullopt;
   const passwd* pw = ::getpwnam("nobody");

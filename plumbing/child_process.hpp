@@ -38,8 +38,8 @@
 // group at once (from the handler) and make `interrupted()` true; the command then unwinds with
 // `Interrupted` (exit 130), so destructors remove its temp dirs.
 //
-// All deadlines are CLOCK_MONOTONIC nanoseconds (`monotonic_ns()`), read by a raw system call
-// so that libfaketime, if preloaded, never sees them.
+// All deadlines are CLOCK_MONOTONIC nanoseconds (`monotonic_ns()`, raw_time.hpp), read by a raw
+// system call so that libfaketime, if preloaded, never sees them.
 //
 // Thread safety: a ChildProcess is thread-compatible; `interrupted()` is async-signal-safe.
 #pragma once
@@ -54,13 +54,10 @@
 #include <vector>
 
 #include "plumbing/error.hpp"
+#include "plumbing/raw_time.hpp"  // monotonic_ns(): the clock of every deadline here
 
 namespace idbench::plumbing {
 
-// CLOCK_MONOTONIC in ns.
-std::int64_t monotonic_ns();
-// Nanoseconds per millisecond, for deadlines in monotonic_ns() given in ms.
-inline constexpr std::int64_t kMsNs = 1'000'000;
 // The longest line read_line() reads: a child printing more without a newline is broken (a
 // device, a loop), and waiting for the rest would hold it all in memory.
 inline constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;

@@ -9,9 +9,9 @@
 #include <cmath>
 
 #include "chaos/faketime.hpp"
-#include "chaos/raw_time.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
+#include "plumbing/raw_time.hpp"
 #include "plumbing/temp_dir.hpp"
 #include "real/faults_clients.hpp"
 #include "real/faults_judge.hpp"
@@ -73,14 +73,14 @@ class Stage {
 
   void begin(FaultRecords& r, int servers) const {
     r.servers = servers;
-    r.start_true_ns = chaos::true_ns();
-    r.start_mono_ns = chaos::mono_ns();
+    r.start_true_ns = plumbing::true_ns();
+    r.start_mono_ns = plumbing::monotonic_ns();
   }
-  void end(FaultRecords& r) const { r.stop_mono_ns = chaos::mono_ns(); }
+  void end(FaultRecords& r) const { r.stop_mono_ns = plumbing::monotonic_ns(); }
 
   // Records `what` now, in every record set given, and says it; returns the instant (true ns).
   std::int64_t event(std::initializer_list<FaultRecords*> records, const std::string& what) const {
-    const std::int64_t t = chaos::true_ns();
+    const std::int64_t t = plumbing::true_ns();
     for (FaultRecords* r : records) r->events.push_back({t, what});
     say(what);
     return t;
@@ -97,11 +97,11 @@ class Stage {
   void hold(double seconds, std::string_view what,
             std::initializer_list<const ClientPool*> pools) const {
     const auto total = static_cast<std::int64_t>(seconds * options_.time_scale * 1e9);
-    const std::int64_t start = chaos::mono_ns();
+    const std::int64_t start = plumbing::monotonic_ns();
     std::int64_t next_line = start + 1'000'000'000;
     for (;;) {
       plumbing::throw_if_interrupted();
-      const std::int64_t now = chaos::mono_ns();
+      const std::int64_t now = plumbing::monotonic_ns();
       if (now >= start + total) break;
       if (now >= next_line) {
         std::uint64_t ids = 0, failures = 0;
@@ -111,7 +111,7 @@ class Stage {
                         ids, failures));
         next_line += 1'000'000'000;
       }
-      chaos::sleep_until_mono(std::min(start + total, now + 50'000'000));
+      plumbing::sleep_until_mono(std::min(start + total, now + 50'000'000));
     }
   }
 
@@ -121,7 +121,7 @@ class Stage {
   void await_issuing(const ClientPool& pool, const std::vector<std::uint64_t>& since,
                      std::string_view side) const {
     const auto wait = static_cast<std::int64_t>(options_.issuing_deadline_s * 1e9);
-    if (pool.await_ids(since, options_.issuing_ids, chaos::mono_ns() + wait)) return;
+    if (pool.await_ids(since, options_.issuing_ids, plumbing::monotonic_ns() + wait)) return;
     std::string got;
     const std::vector<std::uint64_t> now = pool.ids_per_client();
     for (std::size_t i = 0; i < now.size(); ++i) {
@@ -250,9 +250,9 @@ void collect_pair(const Stage& st, ClientPool& pa, ClientPool& pb, FaultPart& a,
 
 // The server's wall clock against true time, by its own SYSDATE(6).
 ClockProbe probe(MariadbServer& server) {
-  const std::int64_t before = chaos::true_ns();
+  const std::int64_t before = plumbing::true_ns();
   const std::string text = server.query("SELECT UNIX_TIMESTAMP(SYSDATE(6))");
-  const std::int64_t after = chaos::true_ns();
+  const std::int64_t after = plumbing::true_ns();
   double server_s = 0;
   try {
     server_s = std::stod(text);
@@ -421,7 +421,7 @@ std::vector<FaultPart> uuid_clock_back_parts(const FaultOptions& o) {
   st.await_issuing(pa, {}, "before the step");
   st.await_issuing(pb, {}, "before the step");
   clock.set_offset_s(-kUuidStepBackS);
-  const std::int64_t step_ns = chaos::true_ns();
+  const std::int64_t step_ns = plumbing::true_ns();
   st.event({&a.records, &b.records},
            fmt::format("the servers' wall clock stepped back {} s", kUuidStepBackS));
   probe_all(rig, a, b);
@@ -502,7 +502,7 @@ std::vector<FaultPart> uuid_short_restart_behind_parts(const FaultOptions& o) {
   for (MariadbServer* s : rig.servers()) s->stop();
   st.event({&a.records, &b.records}, "both servers stopped");
   // The clock goes back to the first start's second: the restart reads it as its start time.
-  const double behind = first_start ? static_cast<double>(chaos::true_ns()) / 1e9 -
+  const double behind = first_start ? static_cast<double>(plumbing::true_ns()) / 1e9 -
                                           static_cast<double>(*first_start)
                                     : kUuidStepBackS;
   clock.set_offset_s(-behind);
@@ -513,7 +513,7 @@ std::vector<FaultPart> uuid_short_restart_behind_parts(const FaultOptions& o) {
   // UUID_SHORT()'s server first: it reads its start second within the second it aims at.
   rig.servers()[1]->start();
   rig.servers()[0]->start();
-  const std::int64_t back_ns = chaos::true_ns();
+  const std::int64_t back_ns = plumbing::true_ns();
   probe_all(rig, a, b);
   st.event({&a.records, &b.records}, "both servers answer again");
   pa = std::make_unique<ClientPool>(rig.uuid.exec_spec(), o.clients, one_server, o.clients);

@@ -23,7 +23,7 @@
 //                             its high bits from the server's start second.
 //
 // Time: every ID carries the true CLOCK_REALTIME and CLOCK_MONOTONIC instants of its reply,
-// read by raw system calls (chaos/raw_time.hpp), so libfaketime never sees them. A faked
+// read by raw system calls (plumbing/raw_time.hpp), so libfaketime never sees them. A faked
 // server clock is only its CLOCK_REALTIME (DONT_FAKE_MONOTONIC=1): an NTP step never moves
 // CLOCK_MONOTONIC either. That the fault reached the server is shown by a probe, the
 // server's own SYSDATE(6) against true time, and by the IDs' embedded times where they carry

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 
-#include "chaos/raw_time.hpp"
 #include "external/stderr_capture.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
+#include "plumbing/raw_time.hpp"
 
 namespace idbench::real {
 namespace {
@@ -52,7 +52,7 @@ void ClientPool::run(std::size_t index) {
     while (!stop_.load(std::memory_order_acquire) && !plumbing::interrupted()) {
       one_program(index, c);
       if (stop_.load(std::memory_order_acquire)) break;
-      chaos::sleep_until_mono(chaos::mono_ns() + kRetryPauseNs);
+      plumbing::sleep_until_mono(plumbing::monotonic_ns() + kRetryPauseNs);
     }
   } catch (...) {
     c.error = std::current_exception();
@@ -72,8 +72,8 @@ void ClientPool::one_program(std::size_t index, Client& c) {
       asked = true;
       program.request(1, got);
       asked = false;
-      const std::int64_t t = chaos::true_ns();
-      const std::int64_t m = chaos::mono_ns();
+      const std::int64_t t = plumbing::true_ns();
+      const std::int64_t m = plumbing::monotonic_ns();
       for (const Id& id : got) c.ids.push_back({id, t, m, client, server_of_(id)});
       ids_.fetch_add(got.size(), std::memory_order_relaxed);
       c.received.store(c.ids.size(), std::memory_order_relaxed);
@@ -83,7 +83,8 @@ void ClientPool::one_program(std::size_t index, Client& c) {
     if (!asked) ++c.requests;  // the adapter could not start: that request failed too
     const std::string message =
         external::unwrapped(e.what(), client_specs_[index].command, spec_.command);
-    c.failures.push_back({chaos::true_ns(), chaos::mono_ns(), client, first_line(message)});
+    c.failures.push_back(
+        {plumbing::true_ns(), plumbing::monotonic_ns(), client, first_line(message)});
     failures_.fetch_add(1, std::memory_order_relaxed);
   }
 }
@@ -104,9 +105,9 @@ bool ClientPool::await_ids(const std::vector<std::uint64_t>& since, std::uint64_
       all = all && now[i] >= (i < since.size() ? since[i] : 0) + need;
     }
     if (all) return true;
-    const std::int64_t t = chaos::mono_ns();
+    const std::int64_t t = plumbing::monotonic_ns();
     if (t >= deadline_mono_ns) return false;
-    chaos::sleep_until_mono(std::min(deadline_mono_ns, t + 10'000'000));
+    plumbing::sleep_until_mono(std::min(deadline_mono_ns, t + 10'000'000));
   }
 }
 

@@ -8,7 +8,7 @@
 //   pool.stop_into(records);                 // join; every ID and failure appended
 //
 // Each reply is stamped with CLOCK_REALTIME and CLOCK_MONOTONIC by raw system calls
-// (chaos/raw_time.hpp) right after it arrives. The adapters' stderr is captured, one file per
+// (plumbing/raw_time.hpp) right after it arrives. The adapters' stderr is captured, one file per
 // client (external/stderr_capture.hpp), and read into the records when the pool stops: their
 // summary lines ("retries= deadlocks= failovers=") become FaultRecords::adapter_stderr.counters.
 //

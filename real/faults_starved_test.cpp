@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "chaos/raw_time.hpp"
+#include "plumbing/raw_time.hpp"
 #include "real/faults.hpp"
 #include "real/faults_clients.hpp"
 
@@ -27,9 +27,9 @@ std::uint16_t server0(const Id&) { return 0; }
 
 TEST(ClientPoolAwait, ClientsThatCannotIssueAreNotAwaitedPastTheDeadline) {
   ClientPool pool(program("while read n; do sleep 60; done", 200), 2, server0);
-  const std::int64_t start = chaos::mono_ns();
+  const std::int64_t start = plumbing::monotonic_ns();
   EXPECT_FALSE(pool.await_ids({}, 1, start + 300 * kMs));
-  EXPECT_GE(chaos::mono_ns(), start + 300 * kMs);
+  EXPECT_GE(plumbing::monotonic_ns(), start + 300 * kMs);
   EXPECT_EQ(pool.ids_per_client(), (std::vector<std::uint64_t>{0, 0}));
   FaultRecords r;
   pool.stop_into(r);
@@ -38,10 +38,10 @@ TEST(ClientPoolAwait, ClientsThatCannotIssueAreNotAwaitedPastTheDeadline) {
 
 TEST(ClientPoolAwait, EveryClientMustIssueTheIdsAskedSinceTheMark) {
   ClientPool pool(program("i=0; while read n; do i=$((i+1)); echo $i; done", 30'000), 3, server0);
-  ASSERT_TRUE(pool.await_ids({}, 5, chaos::mono_ns() + 30'000 * kMs));
+  ASSERT_TRUE(pool.await_ids({}, 5, plumbing::monotonic_ns() + 30'000 * kMs));
   const std::vector<std::uint64_t> mark = pool.ids_per_client();
   for (const std::uint64_t n : mark) EXPECT_GE(n, 5u);
-  ASSERT_TRUE(pool.await_ids(mark, 20, chaos::mono_ns() + 30'000 * kMs));
+  ASSERT_TRUE(pool.await_ids(mark, 20, plumbing::monotonic_ns() + 30'000 * kMs));
   const std::vector<std::uint64_t> later = pool.ids_per_client();
   for (std::size_t i = 0; i < later.size(); ++i) EXPECT_GE(later[i], mark[i] + 20) << i;
   FaultRecords r;

@@ -1,16 +1,19 @@
 // raw_time.hpp — the harness's own clocks, read by raw system calls so that libfaketime, which
-// intercepts the libc and vDSO entry points of a node process, never sees them.
+// intercepts the libc and vDSO entry points of a process it is preloaded into (a chaos node, a
+// program under test), never sees them. The one monotonic clock of the tree: every duration,
+// deadline and pacing in idbench reads it.
 //
-//   true_ns()   CLOCK_REALTIME: the oracle for "when was this ID really issued". Debian's
-//               libfaketime does not intercept syscall(2).
-//   mono_ns()   CLOCK_MONOTONIC: every duration and deadline in the harness. Never faked
-//               (nodes run with DONT_FAKE_MONOTONIC=1 as well, but the raw call does not
-//               depend on it).
+//   true_ns()       CLOCK_REALTIME: the oracle for "when was this ID really issued". Debian's
+//                   libfaketime does not intercept syscall(2).
+//   monotonic_ns()  CLOCK_MONOTONIC: every duration and deadline in the harness. Never faked
+//                   (nodes run with DONT_FAKE_MONOTONIC=1 as well, but the raw call does not
+//                   depend on it).
 //   sleep_until_mono(ns)  an absolute monotonic sleep; libfaketime rescales the sleeps it
-//               intercepts when a rate is set, so the raw call keeps node pacing true.
+//                   intercepts when a rate is set, so the raw call keeps node pacing true.
 //
 // A raw syscall costs ~100 ns instead of the vDSO's ~22 ns; the harness reads these clocks a
-// few times per ID at most.
+// few times per ID at most, and the bench's TSC calibration (bench/ticks.cpp) keeps the
+// narrowest of five bracketing reads, so the longer call only widens a bracket it measures.
 //
 // Thread safety: thread-safe.
 #pragma once
@@ -22,7 +25,10 @@
 #include <cerrno>
 #include <cstdint>
 
-namespace idbench::chaos {
+namespace idbench::plumbing {
+
+// Nanoseconds per millisecond, for deadlines in monotonic_ns() given in ms.
+inline constexpr std::int64_t kMsNs = 1'000'000;
 
 inline std::int64_t raw_clock_ns(clockid_t id) {
   timespec ts{};
@@ -31,7 +37,7 @@ inline std::int64_t raw_clock_ns(clockid_t id) {
 }
 
 inline std::int64_t true_ns() { return raw_clock_ns(CLOCK_REALTIME); }
-inline std::int64_t mono_ns() { return raw_clock_ns(CLOCK_MONOTONIC); }
+inline std::int64_t monotonic_ns() { return raw_clock_ns(CLOCK_MONOTONIC); }
 
 // Returns false when interrupted by a signal (the caller checks why), true at the deadline.
 inline bool sleep_until_mono(std::int64_t deadline_ns) {
@@ -42,4 +48,4 @@ inline bool sleep_until_mono(std::int64_t deadline_ns) {
   return !(rc != 0 && errno == EINTR);
 }
 
-}  // namespace idbench::chaos
+}  // namespace idbench::plumbing
