@@ -102,18 +102,9 @@ derived_ids() {
     --out "$latest/derived_ids.json" "$@"
 }
 
-# Runs a part of the suite; its failure is reported but does not stop the parts after it,
-# and never removes what earlier parts wrote.
-failed_parts=()
-part() {  # name command...
-  local name=$1
-  shift
-  say "$name"
-  if ! "$@"; then
-    failed_parts+=("$name")
-    echo "run.sh: $name failed; continuing with the rest" >&2
-  fi
-}
+# part NAME COMMAND...: one part of the default suite (a failure is named and the rest run; an
+# interrupt stops the run).
+source "$root/tools/parts.sh"
 
 smoke() {
   # A generate + check run of every variant, with its figures: one file per thread, so order
