@@ -83,11 +83,12 @@ std::string line_of(const coord::WorkerRunResult& r) {
   }
   std::int64_t zombie = 0;
   for (const auto& n : r.analysis.nodes) zombie += n.zombie_ids;
-  return fmt::format("{:<20} {:<9} duplicates {:>7} {}  zombie IDs {:>6}  worker ids used {} "
-                     "(highest+1 {})  claims/unavailable:{}\n",
-                     r.config.scenario, coord::name_of(r.config.behaviour), r.analysis.duplicates,
-                     r.analysis.duplicates ? "CAUGHT" : "ok    ", zombie, r.analysis.workers_claimed,
-                     r.analysis.worker_space_used, nodes);
+  return fmt::format(
+      "{:<20} {:<9} duplicates {:>7} {}  zombie IDs {:>6}  worker ids used {} "
+      "(highest+1 {})  claims/unavailable:{}\n",
+      r.config.scenario, coord::name_of(r.config.behaviour), r.analysis.duplicates,
+      r.verdict.passed() ? "ok    " : "CAUGHT", zombie, r.analysis.workers_claimed,
+      r.analysis.worker_space_used, nodes);
 }
 
 void write_json(const std::string& path, const std::vector<coord::WorkerRunResult>& runs) {
@@ -159,7 +160,7 @@ void run(WorkerIdsArgs& args) {
     }
   }
   for (const auto& r : runs) {
-    if (r.analysis.duplicates > 0) throw CLI::RuntimeError(kExitFound);
+    if (!r.verdict.passed()) throw CLI::RuntimeError(kExitFound);
   }
 }
 
