@@ -21,6 +21,7 @@
 #include "coord/rates.hpp"
 #include "coord/result_json.hpp"
 #include "coord/scenario.hpp"
+#include "fault/verdict.hpp"
 #include "generators/layout.hpp"
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/run_context.hpp"
@@ -76,6 +77,13 @@ std::vector<coord::Behaviour> chosen_behaviours(const std::string& name) {
   return {b};
 }
 
+// "ok", "CAUGHT" (an ID issued twice), or the verdict's word ("no evidence").
+std::string word_of(const fault::Verdict& v) {
+  if (v.passed()) return "ok    ";
+  if (v.outcome == fault::Outcome::duplicates) return "CAUGHT";
+  return std::string(fault::name_of(v.outcome));
+}
+
 std::string line_of(const coord::WorkerRunResult& r) {
   std::string nodes;
   for (const auto& n : r.analysis.nodes) {
@@ -87,7 +95,7 @@ std::string line_of(const coord::WorkerRunResult& r) {
       "{:<20} {:<9} duplicates {:>7} {}  zombie IDs {:>6}  worker ids used {} "
       "(highest+1 {})  claims/unavailable:{}\n",
       r.config.scenario, coord::name_of(r.config.behaviour), r.analysis.duplicates,
-      r.verdict.passed() ? "ok    " : "CAUGHT", zombie, r.analysis.workers_claimed,
+      word_of(r.verdict), zombie, r.analysis.workers_claimed,
       r.analysis.worker_space_used, nodes);
 }
 

@@ -83,5 +83,24 @@ TEST(WorkerJudge, ADuplicateFailsAndZombieIdsAreAFinding) {
             "node 0 issued 50 IDs under a worker id another node had claimed after it");
 }
 
+// A node that issued nothing gives no evidence: 0 duplicates among its 0 IDs proves nothing
+// about it, and such a run was "kept".
+TEST(WorkerJudge, ANodeThatIssuedNothingIsNoEvidenceNeverKept) {
+  NodeLog a = issuing(0, 1000, 0, 100), silent;
+  silent.node = 1;
+  a.claims.push_back({0, 0, 1, 10});
+  const fault::Verdict v = judge(analyse({a, silent}, 100 * kMs));
+  EXPECT_FALSE(v.passed());
+  EXPECT_EQ(v.outcome, fault::Outcome::no_evidence);
+  EXPECT_EQ(v.evidence, "node 1 issued no ID");
+
+  NodeLog none;
+  const fault::Verdict empty = judge(analyse({none}, 100 * kMs));
+  EXPECT_EQ(empty.outcome, fault::Outcome::no_evidence);
+
+  silent.ids.push_back(a.ids[3]);  // its one ID, a duplicate: duplicates come first
+  EXPECT_EQ(judge(analyse({a, silent}, 100 * kMs)).outcome, fault::Outcome::duplicates);
+}
+
 }  // namespace
 }  // namespace idbench::coord

@@ -10,9 +10,17 @@ fault::Verdict judge(const WorkerAnalysis& a) {
   const std::size_t nodes = a.nodes.size();
   const std::string among =
       fmt::format("among {} IDs from {} node{}", a.ids, nodes, nodes == 1 ? "" : "s");
+  std::string silent;
+  for (const NodeFigures& n : a.nodes) {
+    if (n.ids == 0) silent += fmt::format("{}node {} issued no ID", silent.empty() ? "" : "; ", n.node);
+  }
   if (a.duplicates > 0) {
     v.outcome = fault::Outcome::duplicates;
     v.evidence = fmt::format("duplicates issued: {} {}", a.duplicates, among);
+  } else if (nodes == 0 || !silent.empty()) {
+    // 0 duplicates among a node's 0 IDs proves nothing about that node.
+    v.outcome = fault::Outcome::no_evidence;
+    v.evidence = nodes == 0 ? "no node ran" : silent;
   } else {
     v.outcome = fault::Outcome::kept;
     v.evidence = "no ID issued twice " + among;

@@ -5,7 +5,8 @@
 //   const fault::Verdict v = judge(a);
 //   v.passed();   // false: DUPLICATES, "duplicates issued: 3 among 12000 IDs from 3 nodes"
 //
-// No ID twice is "kept"; any duplicate is DUPLICATES and fails, whatever the behaviour: an
+// No ID twice, every node having issued at least one, is "kept"; a node that issued none is
+// "no evidence" and fails. Any duplicate is DUPLICATES and fails, whatever the behaviour: an
 // unfenced node is expected to duplicate after a pause beyond its lease, and the run says so
 // (`idbench worker-ids` prints CAUGHT and exits 1). IDs a node issued under a worker id
 // another node claimed after it (zombie IDs) are a finding, not a failure on their own.
