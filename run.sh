@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # idbench — the two commands:
 #   ./run.sh        install what is missing, build, run the default suite, write the report
-#   ./run.sh test   install what is missing, build, run every test through ctest (and the
-#                   ThreadSanitizer and AddressSanitizer+UBSan runs, and every fuzz target 5 s)
+#   ./run.sh test   install what is missing, build, run every test through ctest: the C++ ones
+#                   under AddressSanitizer+UBSan (the concurrent ones also under ThreadSanitizer),
+#                   the Python ones once, then every fuzz target 5 s
 #   ./run.sh advise [DIR] --engine mariadb --writers 40 --row-bytes 250 --must 64-bit
 #                   every scheme ranked for a workload, from measured results (reports/latest)
 # Other commands: bench [--full] | locality | chaos | real-chaos | derived-ids | report | smoke
@@ -101,18 +102,9 @@ derived_ids() {
     --out "$latest/derived_ids.json" "$@"
 }
 
-# Runs a part of the suite; its failure is reported but does not stop the parts after it,
-# and never removes what earlier parts wrote.
-failed_parts=()
-part() {  # name command...
-  local name=$1
-  shift
-  say "$name"
-  if ! "$@"; then
-    failed_parts+=("$name")
-    echo "run.sh: $name failed; continuing with the rest" >&2
-  fi
-}
+# part NAME COMMAND...: one part of the default suite (a failure is named and the rest run; an
+# interrupt stops the run).
+source "$root/tools/parts.sh"
 
 smoke() {
   # A generate + check run of every variant, with its figures: one file per thread, so order
@@ -147,27 +139,35 @@ smoke_variants() {
   done
 }
 
+# Every test once where it finds the most: the C++ tests under ASan+UBSan (the concurrent ones
+# under ThreadSanitizer as well), built with warnings as errors; the Python tests (the report,
+# advise, the gate), which run no compiled code, once; every fuzz target. A plain release run of
+# the C++ tests would repeat the ASan run's assertions without its checks, at a third of CI's
+# time. IDBENCH_SKIP_SANITIZERS=1: the release build and every test in it instead.
 run_tests() {
   ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}" \
     "${fuzz_packages[@]}" "${coord_packages[@]}" "${browser_packages[@]}"
   ensure_npm_packages adapters/node
   ensure_npm_packages reports/browser
-  configure_and_build release
-  say "ctest (release)"
-  ctest --preset release
   if [ "${IDBENCH_SKIP_SANITIZERS:-0}" = 1 ]; then
+    configure_and_build release
+    say "ctest (release)"
+    ctest --preset release
     say "sanitizer runs skipped (IDBENCH_SKIP_SANITIZERS=1)"
     return 0
   fi
+  cmake --preset release >/dev/null
+  say "ctest: the Python tests (report, advise, gate; no compiled code)"
+  ctest --preset release -L python
   configure_and_build tsan concurrent_tests
   say "ctest under ThreadSanitizer (concurrent tests)"
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest --preset tsan
   configure_and_build asan
-  say "ctest under AddressSanitizer + UndefinedBehaviorSanitizer"
+  say "ctest under AddressSanitizer + UndefinedBehaviorSanitizer (every C++ test)"
   ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1" \
     ctest --preset asan
   configure_and_build fuzz fuzz_targets
-  say "fuzzing every parser, 5 s per target (./run.sh fuzz runs them longer)"
+  say "fuzzing every parser, 5 s per target, $jobs at a time (./run.sh fuzz runs them longer)"
   fuzz/run_fuzz.sh "$root/build-fuzz/bin" 5
 }
 

@@ -22,7 +22,7 @@
 //
 // Loading comes first (run_records.hpp reads the run directory); every figure above is then a
 // pure pass over what was loaded: availability, duplicate classification, timeline and skew.
-// The verdict built on these figures is in verdict.hpp.
+// The verdict built on these figures is in judge.hpp.
 //
 // Thread safety: `analyse(facts, records)` is a pure function; `analyse(facts)` also reads.
 #pragma once
@@ -139,7 +139,7 @@ struct NodeFigures {
   double unavailable_ms = 0;  // refused ∪ stalled, minus paused and down
   double down_ms = 0;         // paused or dead
   double max_stall_ms = 0;
-  // True times of the node's first and last ID (the evidence, verdict.hpp); nullopt: none.
+  // True times of the node's first and last ID (the evidence, judge.hpp); nullopt: none.
   std::optional<std::int64_t> first_id_true_ns;
   std::optional<std::int64_t> last_id_true_ns;
 };

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "chaos/verdict.hpp"
+#include "chaos/judge.hpp"
 #include "chaos/record.hpp"
 #include "generators/uuid_format.hpp"
 
@@ -224,47 +224,45 @@ struct Flags {
   bool node_field = true, random_bits = false;
 };
 
-VerdictSetup setup(const std::string& policy, Flags f, bool persist = false,
-            std::optional<std::int64_t> last = std::nullopt) {
-  return VerdictSetup{.policy = policy,
-               .persist = persist,
-               .nodes = 2,
-               .steps_back = f.steps_back,
-               .restarts = f.restarts,
-               .same_node_id = f.same_node_id,
-               .exhausts = f.exhausts,
-               .node_field = f.node_field,
-               .random_bits = f.random_bits,
-               .lifetime_last_unix_ms = last,
-               .start_true_ns = kStart,
-               .faults = {}};
+JudgeSetup setup(const std::string& policy, Flags f, bool persist = false,
+                 std::optional<std::int64_t> last = std::nullopt) {
+  return JudgeSetup{.policy = policy,
+                    .persist = persist,
+                    .nodes = 2,
+                    .steps_back = f.steps_back,
+                    .restarts = f.restarts,
+                    .same_node_id = f.same_node_id,
+                    .exhausts = f.exhausts,
+                    .node_field = f.node_field,
+                    .random_bits = f.random_bits,
+                    .lifetime_last_unix_ms = last,
+                    .start_true_ns = kStart,
+                    .faults = {}};
 }
 
 TEST(Judge, UnsafeDuplicatesAfterAStepBackAreCaughtNotBroken) {
-  const Verdict v = judge(with_duplicates(7, 0, 0), setup("unsafe", {.steps_back = true}));
-  EXPECT_TRUE(v.promise_kept);
-  EXPECT_TRUE(v.caught);
-  EXPECT_TRUE(v.duplicates_expected);
+  const JudgeSetup s = setup("unsafe", {.steps_back = true});
+  const fault::Verdict v = judge(with_duplicates(7, 0, 0), s);
   EXPECT_TRUE(v.passed());
+  EXPECT_EQ(fault::name_of(v.outcome), "caught");
+  EXPECT_FALSE(duplicates_possible_because(s).empty());
 }
 
 TEST(Judge, AnyDuplicateWithinAProcessBreaksAPromisingPolicy) {
   for (const char* p : {"refuse", "wait", "bounded-wait", "borrow"}) {
-    EXPECT_FALSE(judge(with_duplicates(1, 0, 0), setup(p, {.steps_back = true})).promise_kept)
-        << p;
+    EXPECT_FALSE(judge(with_duplicates(1, 0, 0), setup(p, {.steps_back = true})).passed()) << p;
   }
 }
 
 TEST(Judge, ARestartWithoutTheMarkIsExpectedToDuplicateWithItNot) {
   const Flags restart{.steps_back = true, .restarts = true};
-  EXPECT_TRUE(judge(with_duplicates(0, 5, 0), setup("refuse", restart)).promise_kept);
-  EXPECT_FALSE(judge(with_duplicates(0, 5, 0), setup("refuse", restart, true)).promise_kept);
+  EXPECT_TRUE(judge(with_duplicates(0, 5, 0), setup("refuse", restart)).passed());
+  EXPECT_FALSE(judge(with_duplicates(0, 5, 0), setup("refuse", restart, true)).passed());
 }
 
 TEST(Judge, ACollisionIsCaughtButDistinctNodesMustNeverCollide) {
-  EXPECT_TRUE(
-      judge(with_duplicates(0, 0, 9), setup("refuse", {.same_node_id = true})).promise_kept);
-  EXPECT_FALSE(judge(with_duplicates(0, 0, 9), setup("refuse", {})).promise_kept);
+  EXPECT_TRUE(judge(with_duplicates(0, 0, 9), setup("refuse", {.same_node_id = true})).passed());
+  EXPECT_FALSE(judge(with_duplicates(0, 0, 9), setup("refuse", {})).passed());
 }
 
 // A program promises unique IDs within each instance and across its restarts; across its
@@ -274,30 +272,30 @@ TEST(Judge, AProgramsDuplicatesAcrossItsInstancesAreNotWithinOne) {
   Analysis a = with_duplicates(0, 0, 0);
   a.duplicates_across_instances = 9;
   a.duplicates = 9;
-  VerdictSetup s = setup("refuse", {.steps_back = true, .node_field = false}, true);
+  JudgeSetup s = setup("refuse", {.steps_back = true, .node_field = false}, true);
   s.program = true;
   s.nodes = 1;
   s.threads = 2;
-  Verdict v = judge(a, s);
+  fault::Verdict v = judge(a, s);
   EXPECT_TRUE(v.passed());
-  EXPECT_TRUE(v.caught);
-  EXPECT_EQ(v.summary.find("within"), std::string::npos) << v.summary;
-  EXPECT_NE(v.summary.find("instances"), std::string::npos) << v.summary;
+  EXPECT_EQ(fault::name_of(v.outcome), "caught");
+  EXPECT_EQ(v.evidence.find("within"), std::string::npos) << v.evidence;
+  EXPECT_NE(v.evidence.find("instances"), std::string::npos) << v.evidence;
   s.node_field = true;
   v = judge(a, s);
-  EXPECT_FALSE(v.promise_kept);
-  EXPECT_EQ(v.summary, "BROKEN: 9 duplicates across program instances with distinct node ids");
+  EXPECT_FALSE(v.passed());
+  EXPECT_EQ(v.evidence, "BROKEN: 9 duplicates across program instances with distinct node ids");
   a = with_duplicates(4, 0, 0);
-  EXPECT_EQ(judge(a, s).summary, "BROKEN: 4 duplicates within one program instance");
+  EXPECT_EQ(judge(a, s).evidence, "BROKEN: 4 duplicates within one program instance");
 }
 
 TEST(Judge, ASharedNodeIdDoesNotMatterToRandomBits) {
   // uuidv7 under worker-collision: no node field, so random bits still keep nodes apart.
-  const Verdict v =
-      judge(with_duplicates(0, 0, 1),
-            setup("refuse", {.same_node_id = true, .node_field = false, .random_bits = true}));
-  EXPECT_FALSE(v.promise_kept);
-  EXPECT_FALSE(v.duplicates_expected);
+  const JudgeSetup s =
+      setup("refuse", {.same_node_id = true, .node_field = false, .random_bits = true});
+  const fault::Verdict v = judge(with_duplicates(0, 0, 1), s);
+  EXPECT_FALSE(v.passed());
+  EXPECT_TRUE(duplicates_possible_because(s).empty());
 }
 
 TEST(Judge, ExhaustionMustRefuseNamingTheLastDate) {
@@ -307,10 +305,10 @@ TEST(Judge, ExhaustionMustRefuseNamingTheLastDate) {
   a.refusal_messages["epoch_exhausted"] =
       "… its last representable time is 2080-07-10T17:30:30.208Z";
   const Flags exhausts{.exhausts = true};
-  EXPECT_TRUE(judge(a, setup("refuse", exhausts, false, last)).promise_kept);
+  EXPECT_TRUE(judge(a, setup("refuse", exhausts, false, last)).passed());
   a.refusal_messages["epoch_exhausted"] = "clock out of range";
-  EXPECT_FALSE(judge(a, setup("refuse", exhausts, false, last)).promise_kept);
-  EXPECT_FALSE(judge(with_duplicates(0, 0, 0), setup("refuse", exhausts, false, last)).promise_kept);
+  EXPECT_FALSE(judge(a, setup("refuse", exhausts, false, last)).passed());
+  EXPECT_FALSE(judge(with_duplicates(0, 0, 0), setup("refuse", exhausts, false, last)).passed());
 }
 
 // A node that issued nothing (cas refusing a bad mark for the whole run) once made
@@ -319,23 +317,23 @@ TEST(Judge, ANodeThatIssuedNothingIsNoEvidenceAndFails) {
   Analysis a = with_duplicates(0, 0, 0);
   a.nodes[1].first_id_true_ns.reset();
   a.nodes[1].last_id_true_ns.reset();
-  const Verdict v = judge(a, setup("refuse", {.restarts = true}, true));
-  EXPECT_FALSE(v.evidence);
-  EXPECT_FALSE(v.passed());
-  EXPECT_FALSE(v.promise_kept) << "never kept without evidence";
-  EXPECT_EQ(v.summary, "no evidence: node 1 issued no ID");
+  const JudgeSetup s = setup("refuse", {.restarts = true}, true);
+  const fault::Verdict v = judge(a, s);
+  EXPECT_FALSE(evidence_gaps(a, s).empty());
+  EXPECT_FALSE(v.passed()) << "never kept without evidence";
+  EXPECT_EQ(v.evidence, "no evidence: node 1 issued no ID");
 }
 
 // A passing verdict needs IDs before and after every fault, from every node.
 TEST(Judge, IdsMustBeIssuedBeforeAndAfterEveryFault) {
-  VerdictSetup s = setup("refuse", {.steps_back = true});
+  JudgeSetup s = setup("refuse", {.steps_back = true});
   s.faults = {{kStart + 400 * kMs, "NTP steps every clock back 200 ms"}};
   EXPECT_TRUE(judge(with_duplicates(0, 0, 0), s).passed());
   Analysis stopped_early = with_duplicates(0, 0, 0);
   stopped_early.nodes[0].last_id_true_ns = kStart + 300 * kMs;  // nothing after the step
-  const Verdict v = judge(stopped_early, s);
+  const fault::Verdict v = judge(stopped_early, s);
   EXPECT_FALSE(v.passed());
-  EXPECT_EQ(v.summary,
+  EXPECT_EQ(v.evidence,
             "no evidence: node 0 issued no ID after +0.40 s (NTP steps every clock back 200 ms)");
   Analysis started_late = with_duplicates(0, 0, 0);
   started_late.nodes[1].first_id_true_ns = kStart + 500 * kMs;  // nothing before it
@@ -350,9 +348,10 @@ TEST(Judge, ABrokenPromiseOutranksMissingEvidenceInTheSummary) {
   Analysis a = with_duplicates(2, 0, 0);
   a.nodes[1].first_id_true_ns.reset();
   a.nodes[1].last_id_true_ns.reset();
-  const Verdict v = judge(a, setup("refuse", {}));
-  EXPECT_TRUE(v.summary.starts_with("BROKEN")) << v.summary;
-  EXPECT_FALSE(v.evidence);
+  const JudgeSetup s = setup("refuse", {});
+  const fault::Verdict v = judge(a, s);
+  EXPECT_TRUE(v.evidence.starts_with("BROKEN")) << v.evidence;
+  EXPECT_FALSE(evidence_gaps(a, s).empty());
 }
 
 }  // namespace

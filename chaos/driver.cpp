@@ -189,14 +189,15 @@ class Run {
     result.events = events_;
     result.start_true_ns = start_true_;
     result.analysis = analyse(facts);
-    result.verdict = judge(result.analysis, verdict_setup());
+    result.judged_on = judge_setup();
+    result.verdict = judge(result.analysis, result.judged_on);
     result.wall_seconds = static_cast<double>(plumbing::monotonic_ns() - began) / 1e9;
     say(
         fmt::format("  {} IDs, {} duplicates, {} refusals, availability {:.1f}%, max stall "
                     "{:.0f} ms, k-sort bound {:.0f} ms: {}",
                     result.analysis.ids, result.analysis.duplicates, result.analysis.refusals,
                     100 * result.analysis.availability, result.analysis.max_stall_ms,
-                    result.analysis.ksort_bound_ms, result.verdict.summary));
+                    result.analysis.ksort_bound_ms, result.verdict.evidence));
     return result;
   }
 
@@ -268,24 +269,24 @@ class Run {
     for (const std::uint64_t id : node_ids_) HighWaterMark(mark_path(cfg_.persist_dir, id)).load();
   }
 
-  VerdictSetup verdict_setup() const {
+  JudgeSetup judge_setup() const {
     const Variant* v = &variant_;
     // An external program promises unique IDs, across its restarts too: how it keeps that
     // promise (a policy, a persisted state) is its own business, and a duplicate breaks it.
-    VerdictSetup s{.policy = cfg_.exec ? std::string(kPromisesUniqueness) : cfg_.policy,
-            .persist = cfg_.exec || !cfg_.persist_dir.empty(),
-            .program = cfg_.exec.has_value(),
-            .nodes = cfg_.nodes,
-            .threads = cfg_.threads,
-            .steps_back = scenario_.steps_back,
-            .restarts = scenario_.restarts,
-            .same_node_id = scenario_.same_node_id,
-            .exhausts = scenario_.exhausts,
-            .node_field = v->uses_layout,
-            .random_bits = v->width == IdWidth::bits128,
-            .lifetime_last_unix_ms = lifetime_last_ms_,
-            .start_true_ns = start_true_,
-            .faults = {}};
+    JudgeSetup s{.policy = cfg_.exec ? std::string(kPromisesUniqueness) : cfg_.policy,
+                 .persist = cfg_.exec || !cfg_.persist_dir.empty(),
+                 .program = cfg_.exec.has_value(),
+                 .nodes = cfg_.nodes,
+                 .threads = cfg_.threads,
+                 .steps_back = scenario_.steps_back,
+                 .restarts = scenario_.restarts,
+                 .same_node_id = scenario_.same_node_id,
+                 .exhausts = scenario_.exhausts,
+                 .node_field = v->uses_layout,
+                 .random_bits = v->width == IdWidth::bits128,
+                 .lifetime_last_unix_ms = lifetime_last_ms_,
+                 .start_true_ns = start_true_,
+                 .faults = {}};
     for (const LoggedEvent& e : events_) {
       if (e.kind != "note") s.faults.push_back({e.true_ns, e.what});
     }

@@ -3,7 +3,7 @@
 //
 //   RunConfig cfg{.scenario = "ntp-step-back", .variant = variants().front().name, .policy = "refuse"};
 //   RunResult r = run_chaos(cfg, stderr);       // progress lines go to the FILE* (or nullptr)
-//   r.verdict.promise_kept;                      // false: a duplicate the policy promised against
+//   r.verdict.passed();                          // false: a duplicate the policy promised against
 //
 // Node k gets node id k·T (T threads), so the thread-local variant's ids node..node+T−1 never
 // overlap between nodes; the worker-collision scenario gives nodes 0 and 1 the same id. Every
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "chaos/analysis.hpp"
-#include "chaos/verdict.hpp"
+#include "chaos/judge.hpp"
 #include "external/program.hpp"
 #include "generators/errors.hpp"
 
@@ -81,7 +81,8 @@ struct RunResult {
   std::int64_t start_true_ns = 0;
   double wall_seconds = 0;  // the whole run, set-up and analysis included (monotonic)
   Analysis analysis;
-  Verdict verdict;
+  JudgeSetup judged_on;  // what the verdict depends on besides the analysis
+  fault::Verdict verdict;
 };
 
 // Throws idbench::Error for a bad configuration or a node that fails; Interrupted on a signal.

@@ -71,7 +71,7 @@
 // judged. For a program that is so only when a larger fault on the same node was applied (its
 // clock is then shown to be the faked one); otherwise it is unverified.
 //
-// verdict.hpp: any not_applied is "fault not applied" and the run fails; any unverified is
+// judge.hpp: any not_applied is "fault not applied" and the run fails; any unverified is
 // "fault not verified" and fails too; neither is ever "kept".
 //
 // Thread safety: a pure function.

@@ -8,8 +8,8 @@
 #include <functional>
 
 #include "chaos/analysis.hpp"
+#include "chaos/judge.hpp"
 #include "chaos/scenario.hpp"
-#include "chaos/verdict.hpp"
 
 namespace idbench::chaos {
 namespace {
@@ -58,8 +58,8 @@ RunRecords issue(const std::function<std::int64_t(std::int64_t)>& clock, std::ui
   return r;
 }
 
-VerdictSetup setup() {
-  VerdictSetup s;
+JudgeSetup setup() {
+  JudgeSetup s;
   s.nodes = 1;
   s.start_true_ns = kStart;
   return s;
@@ -76,11 +76,11 @@ TEST(FaultCheck, AProgramReadingTheRawClockIsFaultNotApplied) {
   EXPECT_NEAR(*c.faults[0].observed_ms, 0, 1);
   EXPECT_EQ(c.method, kIdTimesMethod);
 
-  const Verdict v = judge(analyse(f, issue(raw, 1)), setup());
-  EXPECT_FALSE(v.passed());
-  EXPECT_FALSE(v.fault_applied);
-  EXPECT_FALSE(v.promise_kept);  // never "kept"
-  EXPECT_TRUE(v.summary.starts_with("fault not applied: node 0 at +0.40 s")) << v.summary;
+  const Analysis a = analyse(f, issue(raw, 1));
+  const fault::Verdict v = judge(a, setup());
+  EXPECT_FALSE(v.passed());  // never "kept"
+  EXPECT_FALSE(fault_gaps(a.fault_check, kStart).empty());
+  EXPECT_TRUE(v.evidence.starts_with("fault not applied: node 0 at +0.40 s")) << v.evidence;
 }
 
 TEST(FaultCheck, AProgramFollowingTheFakedClockPasses) {
@@ -89,8 +89,8 @@ TEST(FaultCheck, AProgramFollowingTheFakedClockPasses) {
   ASSERT_EQ(c.faults.size(), 1u);
   EXPECT_EQ(c.faults[0].outcome, FaultOutcome::applied);
   EXPECT_NEAR(*c.faults[0].observed_ms, -200, 1);
-  const Verdict v = judge(analyse(f, issue(faked, 1)), setup());
-  EXPECT_TRUE(v.passed()) << v.summary;
+  const fault::Verdict v = judge(analyse(f, issue(faked, 1)), setup());
+  EXPECT_TRUE(v.passed()) << v.evidence;
 }
 
 TEST(FaultCheck, BatchesOfStaleIdsNeitherHideNorFakeTheFault) {
@@ -157,7 +157,7 @@ TEST(FaultCheck, NoIdsAfterTheFaultIsNotVerifiedAndFails) {
                 [](const Record& x) { return x.true_ns > kStart + 390 * kMs; });
   const FaultCheck c = check_faults(f, r);
   EXPECT_EQ(c.faults[0].outcome, FaultOutcome::unverified);
-  const Verdict v = judge(analyse(f, r), setup());
+  const fault::Verdict v = judge(analyse(f, r), setup());
   EXPECT_FALSE(v.passed());
 }
 
@@ -243,9 +243,9 @@ TEST(FaultCheck, AProgramsIdsWithoutTimeAreNotVerifiedWhateverItsEnvironmentShow
     ASSERT_EQ(c.faults.size(), 1u);
     EXPECT_EQ(c.faults[0].outcome, FaultOutcome::unverified);
     EXPECT_EQ(c.faults[0].how, kNoTime);
-    const Verdict v = judge(analyse(f, r), setup());
+    const fault::Verdict v = judge(analyse(f, r), setup());
     EXPECT_FALSE(v.passed());
-    EXPECT_EQ(v.summary, "not verified: the IDs carry no time");
+    EXPECT_EQ(v.evidence, "not verified: the IDs carry no time");
   }
 }
 

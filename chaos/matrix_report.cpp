@@ -19,12 +19,19 @@ std::string minutes(double seconds) {
 }
 
 const char* word_for(const RunResult& r) {
-  if (!r.verdict.passed()) {
-    if (r.verdict.summary.starts_with("no evidence")) return "NO EVIDENCE";
-    if (r.verdict.summary.starts_with("fault not")) return "FAULT NOT APPLIED";
-    return "BROKEN";
+  switch (r.verdict.outcome) {
+    case fault::Outcome::kept:
+      return "kept";
+    case fault::Outcome::caught:
+      return "caught";
+    case fault::Outcome::no_evidence:
+      return "NO EVIDENCE";
+    case fault::Outcome::fault_not_applied:
+    case fault::Outcome::not_verified:
+      return "FAULT NOT APPLIED";
+    default:
+      return "BROKEN";
   }
-  return r.analysis.duplicates > 0 ? "caught" : "kept";
 }
 
 }  // namespace

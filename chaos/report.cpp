@@ -83,7 +83,8 @@ json fault_check_json(const RunResult& r) {
          {"outcome", outcome_name(f.outcome)},
          {"how", f.how}});
   }
-  return {{"method", c.method}, {"applied", r.verdict.fault_applied}, {"faults", faults}};
+  const bool applied = fault_gaps(c, r.start_true_ns).empty();
+  return {{"method", c.method}, {"applied", applied}, {"faults", faults}};
 }
 
 }  // namespace
@@ -124,13 +125,13 @@ json to_json(const RunResult& r, bool with_timeline) {
   j["availability"] = std::round(a.availability * 1e5) / 1e5;
   j["max_stall_ms"] = round3(a.max_stall_ms);
   j["ksort_bound_ms"] = round3(a.ksort_bound_ms);
-  j["promise_kept"] = r.verdict.promise_kept;
-  j["evidence"] = r.verdict.evidence;
+  j["promise_kept"] = r.verdict.passed();
+  j["evidence"] = evidence_gaps(a, r.judged_on).empty();
   j["fault_check"] = fault_check_json(r);
-  j["verdict"] = r.verdict.summary;
-  j["promise"] = r.verdict.promise.text();
-  j["duplicates_expected"] = r.verdict.duplicates_expected;
-  j["caught"] = r.verdict.caught;
+  j["verdict"] = r.verdict.evidence;
+  j["promise"] = promise_of(r.judged_on).text();
+  j["duplicates_expected"] = !duplicates_possible_because(r.judged_on).empty();
+  j["caught"] = a.duplicates > 0;
   j["findings"] = r.verdict.findings;
   j["duplicates_by_origin"] = {{"within_process", a.duplicates_within_process},
                                {"across_restart", a.duplicates_across_restart},
@@ -196,7 +197,7 @@ std::string to_text(const RunResult& r) {
   std::string out;
   out += fmt::format("{} · {} · {}{} · {} node{}: {}\n", r.config.scenario, r.config.variant,
                      r.config.policy, r.config.persist_dir.empty() ? "" : " · persisted mark",
-                     r.config.nodes, r.config.nodes == 1 ? "" : "s", r.verdict.summary);
+                     r.config.nodes, r.config.nodes == 1 ? "" : "s", r.verdict.evidence);
   const bool program = r.config.exec.has_value();
   out += fmt::format(
       "  ids {}  duplicates {} (within {} {}, across a restart {}, {}across nodes {})  order "
@@ -230,13 +231,13 @@ std::string to_text(const RunResult& r) {
   if (!fc.faults.empty()) {
     std::size_t applied = 0;
     for (const auto& f : fc.faults) applied += f.outcome == FaultOutcome::applied ? 1 : 0;
-    const char* gap = r.verdict.fault_applied             ? ""
-                      : fc.any(FaultOutcome::not_applied) ? " — FAULT NOT APPLIED"
-                                                          : " — NOT VERIFIED";
+    const char* gap = fault_gaps(fc, r.start_true_ns).empty() ? ""
+                      : fc.any(FaultOutcome::not_applied)     ? " — FAULT NOT APPLIED"
+                                                              : " — NOT VERIFIED";
     out += fmt::format("  fault check ({}): {} of {} clock faults applied{}\n", fc.method, applied,
                        fc.faults.size(), gap);
   }
-  out += fmt::format("  promise: {}\n", r.verdict.promise.text());
+  out += fmt::format("  promise: {}\n", promise_of(r.judged_on).text());
   return out;
 }
 

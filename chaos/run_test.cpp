@@ -37,7 +37,7 @@ TEST_F(ChaosRun, NtpStepBackRefusesWithoutDuplicates) {
   EXPECT_GT(r.analysis.refusals, 0u);
   EXPECT_EQ(r.analysis.duplicates, 0u);
   EXPECT_LT(r.analysis.availability, 1.0);
-  EXPECT_TRUE(r.verdict.promise_kept) << r.verdict.summary;
+  EXPECT_TRUE(r.verdict.passed()) << r.verdict.evidence;
 }
 
 TEST_F(ChaosRun, UnsafeIsCaughtUnderNtpStepBack) {
@@ -45,8 +45,8 @@ TEST_F(ChaosRun, UnsafeIsCaughtUnderNtpStepBack) {
   EXPECT_GT(r.analysis.duplicates, 0u);
   EXPECT_GT(r.analysis.duplicates_within_process, 0u);
   EXPECT_EQ(r.analysis.refusals, 0u);
-  EXPECT_TRUE(r.verdict.caught);
-  EXPECT_TRUE(r.verdict.promise_kept) << "unsafe promises nothing: its duplicates are caught";
+  EXPECT_EQ(fault::name_of(r.verdict.outcome), "caught");
+  EXPECT_TRUE(r.verdict.passed()) << "unsafe promises nothing: its duplicates are caught";
   // The IDs went back in time as far as the clock did.
   EXPECT_GT(r.analysis.ksort_bound_ms, 200 * 0.25);
 }
@@ -69,7 +69,7 @@ TEST_F(ChaosRun, LeapSecondRepeatsASecondAndRefuseRefusesIt) {
   EXPECT_GT(r.analysis.refusals, 0u);
   EXPECT_EQ(r.analysis.duplicates, 0u);
   EXPECT_EQ(r.analysis.timeline.reference_start_unix_ms / 1000, 1'483'228'799);  // 23:59:59.0
-  EXPECT_TRUE(r.verdict.promise_kept) << r.verdict.summary;
+  EXPECT_TRUE(r.verdict.passed()) << r.verdict.evidence;
 }
 
 TEST_F(ChaosRun, LeapSmearAbsorbsTheSecondWithoutAStep) {
@@ -88,7 +88,7 @@ TEST_F(ChaosRun, EpochExhaustionRefusesNamingTheLastDate) {
   EXPECT_NE(r.analysis.refusal_messages.at("epoch_exhausted").find("2080-07-10T17:30:30.208Z"),
             std::string::npos);
   EXPECT_EQ(r.analysis.wrapped_ids, 0u);
-  EXPECT_TRUE(r.verdict.promise_kept) << r.verdict.summary;
+  EXPECT_TRUE(r.verdict.passed()) << r.verdict.evidence;
 }
 
 TEST_F(ChaosRun, WorkerCollisionDuplicatesAcrossNodesAndIsCaught) {
@@ -96,8 +96,8 @@ TEST_F(ChaosRun, WorkerCollisionDuplicatesAcrossNodesAndIsCaught) {
   EXPECT_EQ(r.node_ids[0], r.node_ids[1]);
   EXPECT_GT(r.analysis.duplicates_across_nodes, 0u);
   EXPECT_EQ(r.analysis.duplicates_within_process, 0u);
-  EXPECT_TRUE(r.verdict.caught);
-  EXPECT_TRUE(r.verdict.promise_kept) << r.verdict.summary;
+  EXPECT_EQ(fault::name_of(r.verdict.outcome), "caught");
+  EXPECT_TRUE(r.verdict.passed()) << r.verdict.evidence;
 }
 
 TEST_F(ChaosRun, RestartDuringRegressionDuplicatesWithoutPersistAndNotWithIt) {
@@ -115,8 +115,8 @@ TEST_F(ChaosRun, RestartDuringRegressionDuplicatesWithoutPersistAndNotWithIt) {
     without = run_chaos(cfg, nullptr);
   }
   EXPECT_GT(without.analysis.duplicates_across_restart, 0u);
-  EXPECT_TRUE(without.verdict.promise_kept) << "in-memory policies promise nothing across restarts";
-  EXPECT_TRUE(without.verdict.caught);
+  EXPECT_TRUE(without.verdict.passed()) << "in-memory policies promise nothing across restarts";
+  EXPECT_EQ(fault::name_of(without.verdict.outcome), "caught");
 
   const plumbing::TempDir marks("idbench-marks");  // removed even when run_chaos throws
   cfg.persist_dir = marks.path();
@@ -129,7 +129,7 @@ TEST_F(ChaosRun, RestartDuringRegressionDuplicatesWithoutPersistAndNotWithIt) {
   EXPECT_GT(with.analysis.refusals, 0u) << "the restarted node refuses until it passes the mark";
   ASSERT_EQ(with.analysis.nodes[0].ids_per_incarnation.size(), 2u);
   EXPECT_GT(with.analysis.nodes[0].ids_per_incarnation[1], 0u) << "and then issues again";
-  EXPECT_TRUE(with.verdict.promise_kept);
+  EXPECT_TRUE(with.verdict.passed());
 }
 
 // A durable write slower than the time to the first fault (1.1 s; an fsync here took up to
@@ -149,8 +149,8 @@ TEST_F(ChaosRun, ASlowDurableWriteDelaysTheStartNotTheEvidence) {
   cfg.reserve_ms = 2000;
   cfg.slow_store_ms = 1100;
   const RunResult r = run_chaos(cfg, nullptr);
-  EXPECT_TRUE(r.verdict.evidence) << r.verdict.summary;
-  EXPECT_TRUE(r.verdict.promise_kept) << r.verdict.summary;
+  EXPECT_TRUE(evidence_gaps(r.analysis, r.judged_on).empty()) << r.verdict.evidence;
+  EXPECT_TRUE(r.verdict.passed()) << r.verdict.evidence;
   ASSERT_EQ(r.analysis.nodes.size(), 2u);
   EXPECT_GT(r.analysis.nodes[0].ids_per_incarnation[0], 0u) << "node 0 issued before its kill";
   EXPECT_EQ(r.analysis.duplicates, 0u);
@@ -263,7 +263,7 @@ TEST_F(ChaosRun, WorkerCollisionWithPersistedMarksRuns) {
   cfg.persist_dir = marks.path();
   const RunResult r = run_chaos(cfg, nullptr);
   EXPECT_GT(r.analysis.duplicates_across_nodes, 0u);
-  EXPECT_TRUE(r.verdict.passed()) << r.verdict.summary;
+  EXPECT_TRUE(r.verdict.passed()) << r.verdict.evidence;
 }
 
 }  // namespace

@@ -82,7 +82,7 @@ void run(RealChaosArgs& args) {
     if (!args.quiet)
       fmt::print(stderr, "real-chaos: scenario {}/{}: {}\n", i + 1, names.size(), names[i]);
     runs.push_back(real::run_fault_scenario(names[i], args.options));
-    passed = passed && runs.back().verdict.passed;
+    passed = passed && runs.back().verdict.passed();
     plumbing::OutputFile out("-");
     out.write(real::to_text(runs.back()));
     out.commit();

@@ -21,6 +21,7 @@
 #include "coord/rates.hpp"
 #include "coord/result_json.hpp"
 #include "coord/scenario.hpp"
+#include "fault/verdict.hpp"
 #include "generators/layout.hpp"
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/run_context.hpp"
@@ -76,6 +77,13 @@ std::vector<coord::Behaviour> chosen_behaviours(const std::string& name) {
   return {b};
 }
 
+// "ok", "CAUGHT" (an ID issued twice), or the verdict's word ("no evidence").
+std::string word_of(const fault::Verdict& v) {
+  if (v.passed()) return "ok    ";
+  if (v.outcome == fault::Outcome::duplicates) return "CAUGHT";
+  return std::string(fault::name_of(v.outcome));
+}
+
 std::string line_of(const coord::WorkerRunResult& r) {
   std::string nodes;
   for (const auto& n : r.analysis.nodes) {
@@ -83,11 +91,12 @@ std::string line_of(const coord::WorkerRunResult& r) {
   }
   std::int64_t zombie = 0;
   for (const auto& n : r.analysis.nodes) zombie += n.zombie_ids;
-  return fmt::format("{:<20} {:<9} duplicates {:>7} {}  zombie IDs {:>6}  worker ids used {} "
-                     "(highest+1 {})  claims/unavailable:{}\n",
-                     r.config.scenario, coord::name_of(r.config.behaviour), r.analysis.duplicates,
-                     r.analysis.duplicates ? "CAUGHT" : "ok    ", zombie, r.analysis.workers_claimed,
-                     r.analysis.worker_space_used, nodes);
+  return fmt::format(
+      "{:<20} {:<9} duplicates {:>7} {}  zombie IDs {:>6}  worker ids used {} "
+      "(highest+1 {})  claims/unavailable:{}\n",
+      r.config.scenario, coord::name_of(r.config.behaviour), r.analysis.duplicates,
+      word_of(r.verdict), zombie, r.analysis.workers_claimed,
+      r.analysis.worker_space_used, nodes);
 }
 
 void write_json(const std::string& path, const std::vector<coord::WorkerRunResult>& runs) {
@@ -159,7 +168,7 @@ void run(WorkerIdsArgs& args) {
     }
   }
   for (const auto& r : runs) {
-    if (r.analysis.duplicates > 0) throw CLI::RuntimeError(kExitFound);
+    if (!r.verdict.passed()) throw CLI::RuntimeError(kExitFound);
   }
 }
 

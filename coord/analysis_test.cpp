@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "coord/judge.hpp"
+
 namespace idbench::coord {
 namespace {
 
@@ -52,6 +54,52 @@ TEST(WorkerAnalysis, ZombieIdsStallsGapsAndChurn) {
   EXPECT_EQ(r.workers_claimed, 3);        // 0, 2, 3
   EXPECT_EQ(r.worker_space_used, 4u);
   EXPECT_EQ(r.holdings.size(), 4u);
+}
+
+// The verdict: any ID issued twice is DUPLICATES and fails; zombie IDs alone are a finding.
+TEST(WorkerJudge, ADuplicateFailsAndZombieIdsAreAFinding) {
+  NodeLog a = issuing(0, 1000, 0, 100), b = issuing(1, 5000, 0, 100);
+  a.claims.push_back({0, 0, 1, 10});
+  b.claims.push_back({0, 1, 1, 11});
+  const fault::Verdict kept = judge(analyse({a, b}, 100 * kMs));
+  EXPECT_TRUE(kept.passed());
+  EXPECT_EQ(fault::name_of(kept.outcome), "kept");
+  EXPECT_EQ(kept.evidence, "no ID issued twice among 200 IDs from 2 nodes");
+  EXPECT_TRUE(kept.findings.empty());
+
+  b.ids[50].id = a.ids[70].id;  // planted
+  const fault::Verdict dup = judge(analyse({a, b}, 100 * kMs));
+  EXPECT_FALSE(dup.passed());
+  EXPECT_EQ(fault::name_of(dup.outcome), "DUPLICATES");
+  EXPECT_EQ(dup.evidence, "duplicates issued: 1 among 200 IDs from 2 nodes");
+
+  NodeLog z = issuing(0, 0, 0, 100), fresh = issuing(1, 10'000, 50, 100);
+  z.claims.push_back({0, 0, 1, 10});
+  fresh.claims.push_back({50 * kMs, 0, 2, 20});
+  const fault::Verdict zombie = judge(analyse({z, fresh}, 100 * kMs));
+  EXPECT_TRUE(zombie.passed());
+  ASSERT_EQ(zombie.findings.size(), 1u);
+  EXPECT_EQ(zombie.findings[0],
+            "node 0 issued 50 IDs under a worker id another node had claimed after it");
+}
+
+// A node that issued nothing gives no evidence: 0 duplicates among its 0 IDs proves nothing
+// about it, and such a run was "kept".
+TEST(WorkerJudge, ANodeThatIssuedNothingIsNoEvidenceNeverKept) {
+  NodeLog a = issuing(0, 1000, 0, 100), silent;
+  silent.node = 1;
+  a.claims.push_back({0, 0, 1, 10});
+  const fault::Verdict v = judge(analyse({a, silent}, 100 * kMs));
+  EXPECT_FALSE(v.passed());
+  EXPECT_EQ(v.outcome, fault::Outcome::no_evidence);
+  EXPECT_EQ(v.evidence, "node 1 issued no ID");
+
+  NodeLog none;
+  const fault::Verdict empty = judge(analyse({none}, 100 * kMs));
+  EXPECT_EQ(empty.outcome, fault::Outcome::no_evidence);
+
+  silent.ids.push_back(a.ids[3]);  // its one ID, a duplicate: duplicates come first
+  EXPECT_EQ(judge(analyse({a, silent}, 100 * kMs)).outcome, fault::Outcome::duplicates);
 }
 
 }  // namespace

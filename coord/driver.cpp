@@ -100,6 +100,7 @@ class Run {
     std::vector<NodeLog> logs;
     for (int k = 0; k < static_cast<int>(nodes_.size()); ++k) logs.push_back(read_node_log(dir_, k));
     result_.analysis = analyse(logs, result_.end_ns);
+    result_.verdict = judge(result_.analysis);
     return std::move(result_);
   }
 

@@ -1,10 +1,11 @@
 // driver.hpp — one worker-id run: a private etcd cluster (or given endpoints), N nodes that
 // lease their worker ids from it, a fault scenario (scenario.hpp) played on nodes and members,
-// then the analysis (analysis.hpp).
+// then the analysis (analysis.hpp) and the verdict (judge.hpp).
 //
 //   WorkerRunConfig cfg{.scenario = "pause-beyond-lease", .behaviour = Behaviour::deadline};
 //   WorkerRunResult r = run_worker_ids(cfg, stderr);   // progress lines, or nullptr
 //   r.analysis.duplicates;                               // 0: the fence held
+//   r.verdict.passed();                                  // false: an ID issued twice
 //
 // The variant is read from the registry's descriptions when not given: the first 64-bit
 // Snowflake-family variant that takes one node id per process. The run's files live in a
@@ -24,6 +25,7 @@
 
 #include "coord/analysis.hpp"
 #include "coord/etcd_client.hpp"
+#include "coord/judge.hpp"
 #include "coord/node.hpp"
 
 namespace idbench::coord {
@@ -59,6 +61,7 @@ struct WorkerRunResult {
   std::int64_t margin_ms = 0;
   std::vector<LoggedFault> faults;
   WorkerAnalysis analysis;
+  fault::Verdict verdict;  // judge(analysis)
 };
 
 WorkerRunResult run_worker_ids(const WorkerRunConfig& config, std::FILE* progress);

@@ -29,32 +29,29 @@ first_finding() {  # log
     "$1" | sed -e 's/^==[0-9]*== *//' -e 's/FUZZ PROPERTY VIOLATED: //' || echo "the fuzzer failed"
 }
 
-status=0
-for t in "${targets[@]}"; do
-  fuzzer=$bin/fuzz_$t
-  [ -x "$fuzzer" ] || { echo "run_fuzz.sh: no fuzz target '$t' ($fuzzer)" >&2; exit 2; }
-  dir=$runs/$t
+# One target: its lines on stderr; exit 1 when it found something.
+fuzz_one() {  # target
+  local t=$1 fuzzer=$bin/fuzz_$1 dir=$runs/$1 failed=0 execs input what key
   mkdir -p "$dir/corpus"
   rm -rf "$dir/artifacts"
   mkdir -p "$dir/artifacts"
-  options=(-max_total_time="$seconds" -timeout=10 -print_final_stats=1
-           -artifact_prefix="$dir/artifacts/")
+  local options=(-max_total_time="$seconds" -timeout=10 -print_final_stats=1
+                 -artifact_prefix="$dir/artifacts/")
   [ "$keep_going" = 1 ] && options+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
-  failed=0
   "$fuzzer" "${options[@]}" "$dir/corpus" "$here/corpus/$t" >"$dir/log" 2>&1 || failed=1
   # Executions: the final stats (one process), else the last progress line (fork mode).
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | tail -1)
   [ -n "$execs" ] || execs=$(sed -n 's/^#\([0-9]*\).*/\1/p' "$dir/log" | tail -1)
+  local found
   mapfile -t found < <(find "$dir/artifacts" -type f | sort)
   if [ "$failed" = 0 ] && [ ${#found[@]} -eq 0 ]; then
     printf '  %-16s %10s executions, no finding\n' "$t" "${execs:-?}" >&2
-    continue
+    return 0
   fi
-  status=1
   if [ "$keep_going" = 0 ]; then
     printf '  %-16s %10s executions, FOUND: %s\n' "$t" "${execs:-?}" "$(first_finding "$dir/log")" >&2
     printf '  %-16s input: %s (report: %s)\n' "" "${found[0]:-?}" "$dir/log" >&2
-    continue
+    return 1
   fi
   # Every failing input again, alone, to name what it breaks; one line per distinct finding.
   printf '  %-16s %10s executions, %d failing inputs:\n' "$t" "${execs:-?}" ${#found[@]} >&2
@@ -69,5 +66,30 @@ for t in "${targets[@]}"; do
   done | sort -t$'\t' -k1,1 -u | while IFS=$'\t' read -r _ what input; do
     printf '  %-16s   %s\n  %-16s     e.g. %s\n' "" "$what" "" "$input" >&2
   done
+  return 1
+}
+
+for t in "${targets[@]}"; do
+  [ -x "$bin/fuzz_$t" ] || { echo "run_fuzz.sh: no fuzz target '$t' ($bin/fuzz_$t)" >&2; exit 2; }
 done
+# Each libFuzzer process uses one core: IDBENCH_FUZZ_JOBS of them at a time (default 2), each
+# target's lines shown when it ends, in the order given.
+parallel=${IDBENCH_FUZZ_JOBS:-2}
+status=0
+pids=()
+names=()
+finish_oldest() {
+  wait "${pids[0]}" || status=1
+  cat "$runs/${names[0]}/summary" >&2
+  pids=("${pids[@]:1}")
+  names=("${names[@]:1}")
+}
+for t in "${targets[@]}"; do
+  mkdir -p "$runs/$t"
+  fuzz_one "$t" 2>"$runs/$t/summary" &
+  pids+=($!)
+  names+=("$t")
+  [ ${#pids[@]} -lt "$parallel" ] || finish_oldest
+done
+while [ ${#pids[@]} -gt 0 ]; do finish_oldest; done
 exit "$status"

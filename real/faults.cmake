@@ -5,7 +5,8 @@ add_library(idbench_real_faults STATIC
   faults.cpp faults_analysis.cpp faults_clients.cpp faults_judge.cpp faults_report.cpp)
 target_include_directories(idbench_real_faults PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(idbench_real_faults
-  PUBLIC idbench_real idbench_external idbench_chaos idbench_check nlohmann_json::nlohmann_json
+  PUBLIC idbench_real idbench_external idbench_chaos idbench_check idbench_fault
+         nlohmann_json::nlohmann_json
   PRIVATE fmt::fmt Threads::Threads)
 # The scenarios run the MariaDB adapter.
 add_dependencies(idbench_real_faults idbench-mariadb-adapter)

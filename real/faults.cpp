@@ -593,7 +593,7 @@ std::vector<FaultPart> play_unstarved(const std::function<std::vector<FaultPart>
     }
   }
   for (FaultPart& p : starved) {
-    p.verdict = {kMachineStarved, false,
+    p.verdict = {fault::Outcome::machine_starved,
                  fmt::format("all {} attempts starved, no verdict about the system: {}", why.size(),
                              why.back()),
                  why};

@@ -3,7 +3,7 @@
 // ID kept with the true time it was issued, and a verdict that rests on evidence.
 //
 //   FaultRun run = run_fault_scenario("ticket-restore", {.progress = stderr});
-//   run.verdict.passed;          // false: "DUPLICATES issued: 812 ..."
+//   run.verdict.passed();        // false: DUPLICATES, "duplicates issued: 812 ..."
 //   nlohmann::ordered_json j = to_json(run);   // faults_report.cpp: what the report draws
 //
 // The scenarios (fault_scenarios() lists them with one line each):
@@ -34,6 +34,8 @@
 // clients the machine starves is played again, then reported "machine starved" (no verdict
 // about the system).
 //
+// Verdicts are the shared fault::Verdict (fault/verdict.hpp); faults_judge.hpp decides them.
+//
 // Nothing outlives a run: servers are real::MariadbServer (own process group, parent-death
 // signal, swept at the next start), adapters are external::Program; a signal ends the run
 // with plumbing::Interrupted.
@@ -54,6 +56,7 @@
 #include <nlohmann/json.hpp>
 
 #include "external/stderr_capture.hpp"
+#include "fault/verdict.hpp"
 #include "generators/errors.hpp"
 #include "generators/id.hpp"
 #include "generators/registry.hpp"
@@ -148,13 +151,6 @@ inline constexpr double kTimelineBucketMs = 100;
 // for UUID(); none for counters).
 FaultFigures analyse_faults(const FaultRecords& records, IdWidth width, IdTime id_time);
 
-struct FaultVerdict {
-  std::string verdict;  // "kept", "DUPLICATES", "fault not applied", "unavailable", ...
-  bool passed = false;
-  std::string evidence;  // one line of the numbers the verdict rests on
-  std::vector<std::string> findings;  // further lines: what was measured
-};
-
 // One system's part of a scenario (a scenario may run several, e.g. UUID() and UUID_SHORT()).
 struct FaultPart {
   std::string system;    // "mariadb-ticket-pair", ...
@@ -164,7 +160,9 @@ struct FaultPart {
   IdTime id_time = IdTime::none;
   FaultRecords records;
   FaultFigures figures;
-  FaultVerdict verdict;
+  // kept, available, DUPLICATES, unavailable, no evidence, fault not applied or machine
+  // starved; its evidence line holds the numbers it rests on, its findings what was measured.
+  fault::Verdict verdict;
   // Each server's log tail when the part ended: what a failing test shows (not in the JSON).
   std::vector<std::string> server_logs;
 };
@@ -173,7 +171,7 @@ struct FaultRun {
   std::string scenario;
   std::string description;
   std::vector<FaultPart> parts;
-  FaultVerdict verdict;  // the scenario's: fails when any part fails
+  fault::Verdict verdict;  // the scenario's: fails when any part fails
 };
 
 struct FaultScenario {
@@ -208,9 +206,8 @@ class MachineStarved : public Error {
   using Error::Error;
 };
 
-// How often a starved part is played again, and the verdict when every attempt starved.
+// How often a starved part is played again (then its outcome is machine_starved).
 inline constexpr int kStarvedRetries = 2;
-inline constexpr const char* kMachineStarved = "machine starved";
 
 // Plays `play` (parts of one scenario), again when it throws MachineStarved, `retries` more
 // times at most; the parts of an attempt after a starved one carry the finding "retried N

@@ -11,15 +11,17 @@ namespace {
 
 constexpr std::int64_t kForever = std::numeric_limits<std::int64_t>::max();
 
-FaultVerdict verdict(std::string name, bool passed, std::string evidence) {
-  return FaultVerdict{std::move(name), passed, std::move(evidence), {}};
+using fault::Outcome;
+
+fault::Verdict verdict(Outcome outcome, std::string evidence) {
+  return fault::Verdict{outcome, std::move(evidence), {}};
 }
 
 std::string duplicates_text(const FaultFigures& f) {
   return fmt::format("duplicates issued: {} ({} values)", f.duplicates, f.duplicated_values);
 }
 
-void add_order_findings(const FaultFigures& f, FaultVerdict& v) {
+void add_order_findings(const FaultFigures& f, fault::Verdict& v) {
   v.findings.push_back(fmt::format(
       "order: {} per-client violations, {} IDs below one issued before them (k-sort bound "
       "{:.1f} ms)",
@@ -29,14 +31,14 @@ void add_order_findings(const FaultFigures& f, FaultVerdict& v) {
 
 // The verdict of a fault on a server, in the order the evidence is weighed: the fault must
 // have reached it, then no ID may repeat, then IDs on both sides of the fault are needed.
-FaultVerdict weigh(const FaultFigures& f, bool applied, bool both_sides, const std::string& numbers,
-                   std::string_view kept_words) {
-  if (!applied) return verdict("fault not applied", false, numbers);
+fault::Verdict weigh(const FaultFigures& f, bool applied, bool both_sides,
+                     const std::string& numbers, std::string_view kept_words) {
+  if (!applied) return verdict(Outcome::fault_not_applied, numbers);
   if (f.duplicates > 0) {
-    return verdict("DUPLICATES", false, fmt::format("{}: {}", duplicates_text(f), numbers));
+    return verdict(Outcome::duplicates, fmt::format("{}: {}", duplicates_text(f), numbers));
   }
-  if (!both_sides) return verdict("no evidence", false, numbers);
-  return verdict("kept", true, fmt::format("{}: {}", kept_words, numbers));
+  if (!both_sides) return verdict(Outcome::no_evidence, numbers);
+  return verdict(Outcome::kept, fmt::format("{}: {}", kept_words, numbers));
 }
 
 // Probes after `from_ns` that show the server's clock behind true time by more than half of
@@ -75,8 +77,8 @@ std::optional<SkewAround> skew_around(const FaultPart& p, std::int64_t at_ns, st
 
 // A fault on a server's clock at `at_ns`, `behind_s` seconds back: applied when the probes
 // taken from then on show the clock behind, weighed on the IDs before and after it.
-FaultVerdict weigh_clock_fault(const FaultPart& p, std::int64_t at_ns, double behind_s,
-                               const std::string& lead, std::string_view event) {
+fault::Verdict weigh_clock_fault(const FaultPart& p, std::int64_t at_ns, double behind_s,
+                                 const std::string& lead, std::string_view event) {
   std::string probes;
   const bool applied = probes_show(p.records, at_ns, behind_s * 1e3, probes);
   const std::uint64_t before = ids_between(p.records, 0, at_ns);
@@ -113,8 +115,8 @@ std::optional<SkewRange> skew_between(const FaultRecords& r, IdTime id_time,
   return out;
 }
 
-FaultVerdict judge_ticket_restore(const FaultPart& p, std::int64_t copied_ns,
-                                  std::int64_t restored_ns) {
+fault::Verdict judge_ticket_restore(const FaultPart& p, std::int64_t copied_ns,
+                                    std::int64_t restored_ns) {
   const FaultFigures& f = p.figures;
   const FaultRecords& r = p.records;
   const std::uint64_t between = ids_between(r, copied_ns, restored_ns, 0);
@@ -122,22 +124,21 @@ FaultVerdict judge_ticket_restore(const FaultPart& p, std::int64_t copied_ns,
   const std::string numbers = fmt::format(
       "server 0 issued {} IDs between the copy and the restore and {} after it; {} IDs in all",
       between, after, f.ids);
-  FaultVerdict v;
+  fault::Verdict v;
   if (f.duplicates > 0) {
-    v = verdict("DUPLICATES", false,
-                fmt::format("{}: the restored counter went back ({})", duplicates_text(f),
-                            numbers));
+    v = verdict(Outcome::duplicates, fmt::format("{}: the restored counter went back ({})",
+                                                 duplicates_text(f), numbers));
   } else if (between == 0 || after == 0) {
-    v = verdict("no evidence", false, numbers);
+    v = verdict(Outcome::no_evidence, numbers);
   } else {
-    v = verdict("kept", true, fmt::format("no duplicates ({})", numbers));
+    v = verdict(Outcome::kept, fmt::format("no duplicates ({})", numbers));
   }
   add_order_findings(f, v);
   return v;
 }
 
-FaultVerdict judge_ticket_server_down(const FaultPart& p, std::int64_t killed_ns,
-                                      std::int64_t restart_ns) {
+fault::Verdict judge_ticket_server_down(const FaultPart& p, std::int64_t killed_ns,
+                                        std::int64_t restart_ns) {
   const std::int64_t back_ns = restart_ns;
   const FaultFigures& f = p.figures;
   const FaultRecords& r = p.records;
@@ -149,35 +150,35 @@ FaultVerdict judge_ticket_server_down(const FaultPart& p, std::int64_t killed_ns
       "{} requests, {} failed; while server 1 was down ({:.0f} ms) server 0 served {}; longest "
       "gap {:.1f} ms; the servers' latest IDs drifted up to {} apart",
       f.requests, f.failures, down_ms, served, f.longest_gap_ms, f.max_server_lag);
-  FaultVerdict v;
+  fault::Verdict v;
   if (from_dead > 0) {
-    v = verdict("fault not applied", false,
+    v = verdict(Outcome::fault_not_applied,
                 fmt::format("server 1 issued {} IDs while it was killed ({})", from_dead, numbers));
   } else if (f.duplicates > 0) {
-    v = verdict("DUPLICATES", false, fmt::format("{} ({})", duplicates_text(f), numbers));
+    v = verdict(Outcome::duplicates, fmt::format("{} ({})", duplicates_text(f), numbers));
   } else if (f.failures > 0 || served == 0) {
-    v = verdict("unavailable", false, numbers);
+    v = verdict(Outcome::unavailable, numbers);
   } else {
-    v = verdict("available", true, fmt::format("every request served: {}", numbers));
+    v = verdict(Outcome::available, fmt::format("every request served: {}", numbers));
   }
   add_order_findings(f, v);
   return v;
 }
 
-FaultVerdict judge_kill9(const FaultPart& p, std::int64_t killed_ns, std::int64_t back_ns) {
+fault::Verdict judge_kill9(const FaultPart& p, std::int64_t killed_ns, std::int64_t back_ns) {
   const FaultFigures& f = p.figures;
   const std::uint64_t before = ids_between(p.records, 0, killed_ns);
   const std::uint64_t after = ids_between(p.records, back_ns, kForever);
   const std::string numbers = fmt::format(
       "{} IDs before the crash, {} after recovery; {} failed requests, longest gap {:.0f} ms",
       before, after, f.failures, f.longest_gap_ms);
-  FaultVerdict v = weigh(f, true, before > 0 && after > 0, numbers, "no value handed out twice");
+  fault::Verdict v = weigh(f, true, before > 0 && after > 0, numbers, "no value handed out twice");
   add_order_findings(f, v);
   return v;
 }
 
-FaultVerdict judge_uuid_clock_back(const FaultPart& p, std::int64_t step_ns, double step_s) {
-  FaultVerdict v = weigh_clock_fault(p, step_ns, step_s, "", "the step");
+fault::Verdict judge_uuid_clock_back(const FaultPart& p, std::int64_t step_ns, double step_s) {
+  fault::Verdict v = weigh_clock_fault(p, step_ns, step_s, "", "the step");
   // Replies in flight at the step are left out: they may carry either clock.
   if (const auto skew = skew_around(p, step_ns, 200'000'000, "the step")) {
     const bool follows = skew->second.max_ms <= skew->first.min_ms - step_s * 500;
@@ -188,33 +189,31 @@ FaultVerdict judge_uuid_clock_back(const FaultPart& p, std::int64_t step_ns, dou
   return v;
 }
 
-FaultVerdict judge_restart_behind(const FaultPart& p, std::int64_t back_ns, double behind_s) {
-  FaultVerdict v = weigh_clock_fault(p, back_ns, behind_s,
-                                     fmt::format("restarted {:.3f} s behind; ", behind_s),
-                                     "the restart");
+fault::Verdict judge_restart_behind(const FaultPart& p, std::int64_t back_ns, double behind_s) {
+  fault::Verdict v = weigh_clock_fault(
+      p, back_ns, behind_s, fmt::format("restarted {:.3f} s behind; ", behind_s), "the restart");
   if (const auto skew = skew_around(p, back_ns, 0, "the restart")) v.findings.push_back(skew->text);
   add_order_findings(p.figures, v);
   return v;
 }
 
-FaultVerdict overall_verdict(const FaultRun& run) {
-  FaultVerdict out{"kept", true, "", {}};
+fault::Verdict overall_verdict(const FaultRun& run) {
+  fault::Verdict out{Outcome::kept, "", {}};
   for (const FaultPart& p : run.parts) {
     const std::string who = p.label.empty() ? p.system : p.system + " " + p.label;
-    out.findings.push_back(fmt::format("{}: {}", who, p.verdict.verdict));
-    if (!p.verdict.passed && out.passed) {
-      out.verdict = p.verdict.verdict;
-      out.passed = false;
+    out.findings.push_back(fmt::format("{}: {}", who, fault::name_of(p.verdict.outcome)));
+    if (!p.verdict.passed() && out.passed()) {
+      out.outcome = p.verdict.outcome;
       out.evidence = fmt::format("{}: {}", who, p.verdict.evidence);
     }
   }
-  if (out.passed) {
+  if (out.passed()) {
     const bool available = std::all_of(run.parts.begin(), run.parts.end(), [](const auto& p) {
-      return p.verdict.verdict == "available";
+      return p.verdict.outcome == Outcome::available;
     });
-    if (available && !run.parts.empty()) out.verdict = "available";
+    if (available && !run.parts.empty()) out.outcome = Outcome::available;
     out.evidence = run.parts.empty() ? "no parts ran" : run.parts.front().verdict.evidence;
-    if (run.parts.empty()) out.passed = false, out.verdict = "no evidence";
+    if (run.parts.empty()) out.outcome = Outcome::no_evidence;
   }
   return out;
 }

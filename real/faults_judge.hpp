@@ -5,6 +5,8 @@
 // Every verdict needs evidence: a scenario whose fault did not show (a probe that did not
 // move, a killed server that still answered) is "fault not applied"; one without IDs on both
 // sides of the fault is "no evidence". Both fail: 0 duplicates from 0 IDs proves nothing.
+// An ID handed out twice is DUPLICATES; a server pair that failed requests is "unavailable";
+// what passes is "kept" (or "available", for the availability scenario).
 //
 // Thread safety: pure functions.
 #pragma once
@@ -33,22 +35,22 @@ std::optional<SkewRange> skew_between(const FaultRecords& r, IdTime id_time,
                                       std::int64_t from_ns, std::int64_t to_ns);
 
 // ticket-restore: server 0 copied at `copied_ns`, restored and started at `restored_ns`.
-FaultVerdict judge_ticket_restore(const FaultPart& p, std::int64_t copied_ns,
-                                  std::int64_t restored_ns);
+fault::Verdict judge_ticket_restore(const FaultPart& p, std::int64_t copied_ns,
+                                    std::int64_t restored_ns);
 // ticket-server-down: server 1 killed at `killed_ns` and restarted at `restart_ns` (it may
 // answer before its restart is confirmed: the window ends when the restart begins).
-FaultVerdict judge_ticket_server_down(const FaultPart& p, std::int64_t killed_ns,
-                                      std::int64_t restart_ns);
+fault::Verdict judge_ticket_server_down(const FaultPart& p, std::int64_t killed_ns,
+                                        std::int64_t restart_ns);
 // auto-increment-kill9: killed at `killed_ns`, recovered at `back_ns`.
-FaultVerdict judge_kill9(const FaultPart& p, std::int64_t killed_ns, std::int64_t back_ns);
+fault::Verdict judge_kill9(const FaultPart& p, std::int64_t killed_ns, std::int64_t back_ns);
 // uuid-clock-back: the wall clock stepped back `step_s` at `step_ns`. The probes are read in
 // order: the first before the step, the rest after it.
-FaultVerdict judge_uuid_clock_back(const FaultPart& p, std::int64_t step_ns, double step_s);
+fault::Verdict judge_uuid_clock_back(const FaultPart& p, std::int64_t step_ns, double step_s);
 // uuid-short-restart-behind: restarted `behind_s` behind, answering at `back_ns`; the probes
 // after the restart must show it.
-FaultVerdict judge_restart_behind(const FaultPart& p, std::int64_t back_ns, double behind_s);
+fault::Verdict judge_restart_behind(const FaultPart& p, std::int64_t back_ns, double behind_s);
 
 // The scenario's verdict: the first failing part's, or "kept" when every part passed.
-FaultVerdict overall_verdict(const FaultRun& run);
+fault::Verdict overall_verdict(const FaultRun& run);
 
 }  // namespace idbench::real

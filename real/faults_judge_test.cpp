@@ -82,43 +82,43 @@ TEST(FaultJudge, TicketRestoreFailsOnDuplicates) {
   FaultRecords r = counting(100);
   for (std::uint64_t v = 51; v <= 60; ++v) add_id(r, v, 200 + static_cast<std::int64_t>(v));
   const FaultPart p = part(std::move(r));
-  const FaultVerdict v = judge_ticket_restore(p, kStart + 50 * kMs, kStart + 200 * kMs);
-  EXPECT_EQ(v.verdict, "DUPLICATES");
-  EXPECT_FALSE(v.passed);
+  const fault::Verdict v = judge_ticket_restore(p, kStart + 50 * kMs, kStart + 200 * kMs);
+  EXPECT_EQ(fault::name_of(v.outcome), "DUPLICATES");
+  EXPECT_FALSE(v.passed());
   EXPECT_NE(v.evidence.find("duplicates issued: 10"), std::string::npos) << v.evidence;
 }
 
 TEST(FaultJudge, TicketRestoreWithoutIdsAfterTheRestoreIsNoEvidence) {
   const FaultPart p = part(counting(100));
-  const FaultVerdict v = judge_ticket_restore(p, kStart + 50 * kMs, kStart + 200 * kMs);
-  EXPECT_EQ(v.verdict, "no evidence");
-  EXPECT_FALSE(v.passed);
+  const fault::Verdict v = judge_ticket_restore(p, kStart + 50 * kMs, kStart + 200 * kMs);
+  EXPECT_EQ(fault::name_of(v.outcome), "no evidence");
+  EXPECT_FALSE(v.passed());
 }
 
 TEST(FaultJudge, ServerDownPassesOnlyWhenEveryRequestIsServed) {
   FaultRecords r = counting(100, 2);
   for (std::int64_t i = 0; i < 20; ++i) add_id(r, 101 + 2 * static_cast<std::uint64_t>(i), 200 + i);
   FaultPart p = part(r);
-  const FaultVerdict kept = judge_ticket_server_down(p, kStart + 150 * kMs, kStart + 300 * kMs);
-  EXPECT_EQ(kept.verdict, "available") << kept.evidence;
-  EXPECT_TRUE(kept.passed);
+  const fault::Verdict kept = judge_ticket_server_down(p, kStart + 150 * kMs, kStart + 300 * kMs);
+  EXPECT_EQ(fault::name_of(kept.outcome), "available") << kept.evidence;
+  EXPECT_TRUE(kept.passed());
 
   r.failures.push_back({kStart + 210 * kMs, 210 * kMs, 0, "lost connection"});
   ++r.requests;
   p = part(r);
-  const FaultVerdict failed = judge_ticket_server_down(p, kStart + 150 * kMs, kStart + 300 * kMs);
-  EXPECT_EQ(failed.verdict, "unavailable");
-  EXPECT_FALSE(failed.passed);
+  const fault::Verdict failed = judge_ticket_server_down(p, kStart + 150 * kMs, kStart + 300 * kMs);
+  EXPECT_EQ(fault::name_of(failed.outcome), "unavailable");
+  EXPECT_FALSE(failed.passed());
 }
 
 TEST(FaultJudge, ServerDownWithARepeatedIdIsDuplicatesNotAvailable) {
   FaultRecords r = counting(100, 2);
   for (std::int64_t i = 0; i < 20; ++i) add_id(r, 101 + 2 * static_cast<std::uint64_t>(i), 200 + i);
   add_id(r, 121, 400);  // server 0, after server 1 is back: an ID it handed out before
-  const FaultVerdict v =
+  const fault::Verdict v =
       judge_ticket_server_down(part(std::move(r)), kStart + 150 * kMs, kStart + 300 * kMs);
-  EXPECT_EQ(v.verdict, "DUPLICATES") << v.evidence;
-  EXPECT_FALSE(v.passed);
+  EXPECT_EQ(fault::name_of(v.outcome), "DUPLICATES") << v.evidence;
+  EXPECT_FALSE(v.passed());
   EXPECT_NE(v.evidence.find("duplicates issued: 1 (1 values)"), std::string::npos) << v.evidence;
 }
 
@@ -126,46 +126,47 @@ TEST(FaultJudge, AKilledServerThatStillAnswersIsFaultNotApplied) {
   FaultRecords r = counting(100, 2);
   add_id(r, 102, 250, 1);  // server 1 answered while it was supposedly dead
   const FaultPart p = part(std::move(r));
-  const FaultVerdict v = judge_ticket_server_down(p, kStart + 150 * kMs, kStart + 300 * kMs);
-  EXPECT_EQ(v.verdict, "fault not applied");
-  EXPECT_FALSE(v.passed);
+  const fault::Verdict v = judge_ticket_server_down(p, kStart + 150 * kMs, kStart + 300 * kMs);
+  EXPECT_EQ(fault::name_of(v.outcome), "fault not applied");
+  EXPECT_FALSE(v.passed());
 }
 
 TEST(FaultJudge, AClockStepTheServerNeverSawIsFaultNotApplied) {
   FaultRecords r = counting(100);
   r.probes = {{kStart, 0.3}, {kStart + 60 * kMs, 0.2}};  // no step in the server's clock
   const FaultPart p = part(std::move(r));
-  const FaultVerdict v = judge_uuid_clock_back(p, kStart + 50 * kMs, 5.0);
-  EXPECT_EQ(v.verdict, "fault not applied");
-  EXPECT_FALSE(v.passed);
+  const fault::Verdict v = judge_uuid_clock_back(p, kStart + 50 * kMs, 5.0);
+  EXPECT_EQ(fault::name_of(v.outcome), "fault not applied");
+  EXPECT_FALSE(v.passed());
 
   FaultRecords stepped = counting(100);
   stepped.probes = {{kStart, 0.3}, {kStart + 60 * kMs, -4999.0}};
-  const FaultVerdict kept = judge_uuid_clock_back(part(std::move(stepped)), kStart + 50 * kMs, 5.0);
-  EXPECT_EQ(kept.verdict, "kept") << kept.evidence;
-  EXPECT_TRUE(kept.passed);
+  const fault::Verdict kept =
+      judge_uuid_clock_back(part(std::move(stepped)), kStart + 50 * kMs, 5.0);
+  EXPECT_EQ(fault::name_of(kept.outcome), "kept") << kept.evidence;
+  EXPECT_TRUE(kept.passed());
 }
 
 TEST(FaultJudge, ARestartBehindWithRepeatedValuesFails) {
   FaultRecords r = counting(100);
   r.probes = {{kStart + 150 * kMs, -3000.0}};
   for (std::uint64_t v = 1; v <= 5; ++v) add_id(r, v, 200 + static_cast<std::int64_t>(v));
-  const FaultVerdict v = judge_restart_behind(part(std::move(r)), kStart + 150 * kMs, 3.0);
-  EXPECT_EQ(v.verdict, "DUPLICATES");
-  EXPECT_FALSE(v.passed);
+  const fault::Verdict v = judge_restart_behind(part(std::move(r)), kStart + 150 * kMs, 3.0);
+  EXPECT_EQ(fault::name_of(v.outcome), "DUPLICATES");
+  EXPECT_FALSE(v.passed());
 }
 
 TEST(FaultJudge, TheRunFailsWhenAnyPartFails) {
   FaultRun run;
   FaultPart good, bad;
   good.system = "a";
-  good.verdict = {"kept", true, "fine", {}};
+  good.verdict = {fault::Outcome::kept, "fine", {}};
   bad.system = "b";
-  bad.verdict = {"DUPLICATES", false, "duplicates issued: 3", {}};
+  bad.verdict = {fault::Outcome::duplicates, "duplicates issued: 3", {}};
   run.parts = {good, bad};
-  const FaultVerdict v = overall_verdict(run);
-  EXPECT_EQ(v.verdict, "DUPLICATES");
-  EXPECT_FALSE(v.passed);
+  const fault::Verdict v = overall_verdict(run);
+  EXPECT_EQ(fault::name_of(v.outcome), "DUPLICATES");
+  EXPECT_FALSE(v.passed());
   EXPECT_NE(v.evidence.find("b: duplicates issued: 3"), std::string::npos);
 }
 

@@ -43,8 +43,8 @@ TEST(FaultsOnMariadb, ATicketServerRestoredFromACopyIssuesDuplicatesAndTheVerdic
   ASSERT_EQ(run.parts.size(), 1u);
   const FaultPart& p = run.parts[0];
   EXPECT_GT(p.figures.duplicates, 0u) << why(run);
-  EXPECT_EQ(run.verdict.verdict, "DUPLICATES") << why(run);
-  EXPECT_FALSE(run.verdict.passed);
+  EXPECT_EQ(fault::name_of(run.verdict.outcome), "DUPLICATES") << why(run);
+  EXPECT_FALSE(run.verdict.passed());
   EXPECT_NE(run.verdict.evidence.find("duplicates issued: "), std::string::npos) << why(run);
 }
 
@@ -56,8 +56,8 @@ TEST(FaultsOnMariadb, WithOneTicketServerDownTheOtherServesEveryRequest) {
   EXPECT_EQ(p.figures.failures, 0u) << why(run);
   EXPECT_EQ(p.figures.duplicates, 0u) << why(run);
   EXPECT_GT(p.figures.ids_per_server.at(0), 0u) << why(run);
-  EXPECT_EQ(run.verdict.verdict, "available") << why(run);
-  EXPECT_TRUE(run.verdict.passed) << why(run);
+  EXPECT_EQ(fault::name_of(run.verdict.outcome), "available") << why(run);
+  EXPECT_TRUE(run.verdict.passed()) << why(run);
 }
 
 TEST(FaultsOnMariadb, AKill9WhoseClientsCannotIssueIsMachineStarvedNeverKept) {
@@ -71,8 +71,8 @@ TEST(FaultsOnMariadb, AKill9WhoseClientsCannotIssueIsMachineStarvedNeverKept) {
   const FaultRun run = run_fault_scenario("auto-increment-kill9", o);
   ASSERT_EQ(run.parts.size(), 1u) << why(run);
   const FaultPart& p = run.parts[0];
-  EXPECT_EQ(p.verdict.verdict, kMachineStarved) << why(run);
-  EXPECT_FALSE(run.verdict.passed) << why(run);
+  EXPECT_EQ(fault::name_of(p.verdict.outcome), "machine starved") << why(run);
+  EXPECT_FALSE(run.verdict.passed()) << why(run);
   EXPECT_NE(p.verdict.evidence.find("all 3 attempts starved"), std::string::npos) << why(run);
   EXPECT_NE(p.verdict.evidence.find("before the crash"), std::string::npos) << why(run);
 }

@@ -7,9 +7,9 @@
 namespace idbench::real {
 namespace {
 
-nlohmann::ordered_json verdict_json(const FaultVerdict& v) {
-  return {{"verdict", v.verdict},
-          {"passed", v.passed},
+nlohmann::ordered_json verdict_json(const fault::Verdict& v) {
+  return {{"verdict", fault::name_of(v.outcome)},
+          {"passed", v.passed()},
           {"evidence", v.evidence},
           {"findings", v.findings}};
 }
@@ -85,11 +85,12 @@ nlohmann::ordered_json part_json(const FaultPart& p) {
 }  // namespace
 
 std::string to_text(const FaultRun& run) {
-  std::string out = fmt::format("{}: {} — {}\n", run.scenario, run.verdict.verdict,
+  std::string out = fmt::format("{}: {} — {}\n", run.scenario, fault::name_of(run.verdict.outcome),
                                 run.verdict.evidence);
   for (const FaultPart& p : run.parts) {
     const std::string who = p.label.empty() ? p.system : p.system + ", " + p.label;
-    out += fmt::format("  {}: {} — {}\n", who, p.verdict.verdict, p.verdict.evidence);
+    out +=
+        fmt::format("  {}: {} — {}\n", who, fault::name_of(p.verdict.outcome), p.verdict.evidence);
     out += fmt::format("    settings: {}\n", p.settings);
     for (const std::string& f : p.verdict.findings) out += fmt::format("    {}\n", f);
   }

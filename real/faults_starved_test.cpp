@@ -58,7 +58,8 @@ FaultPart shape() {
 
 FaultPart kept() {
   FaultPart p = shape();
-  p.verdict = {"kept", true, "no value handed out twice: 40 IDs before the crash, 40 after", {}};
+  p.verdict = {
+      fault::Outcome::kept, "no value handed out twice: 40 IDs before the crash, 40 after", {}};
   return p;
 }
 
@@ -72,8 +73,8 @@ TEST(PlayUnstarved, EveryAttemptStarvedIsTheMachinesFaultNeverKept) {
       {shape()}, kStarvedRetries, nullptr);
   EXPECT_EQ(attempts, 1 + kStarvedRetries);
   ASSERT_EQ(parts.size(), 1u);
-  EXPECT_EQ(parts[0].verdict.verdict, kMachineStarved);
-  EXPECT_FALSE(parts[0].verdict.passed);
+  EXPECT_EQ(fault::name_of(parts[0].verdict.outcome), "machine starved");
+  EXPECT_FALSE(parts[0].verdict.passed());
   EXPECT_EQ(parts[0].label, "innodb_flush_log_at_trx_commit=0");
   EXPECT_NE(parts[0].verdict.evidence.find("all 3 attempts starved, no verdict about the system"),
             std::string::npos)
@@ -91,7 +92,7 @@ TEST(PlayUnstarved, AStarvedAttemptIsPlayedAgainAndTheVerdictSaysItWasRetried) {
       {shape()}, kStarvedRetries, nullptr);
   EXPECT_EQ(attempts, 2);
   ASSERT_EQ(parts.size(), 1u);
-  EXPECT_EQ(parts[0].verdict.verdict, "kept");
+  EXPECT_EQ(fault::name_of(parts[0].verdict.outcome), "kept");
   ASSERT_EQ(parts[0].verdict.findings.size(), 1u);
   EXPECT_NE(parts[0].verdict.findings[0].find("retried 1 time: the machine starved the clients "
                                               "before (the clients received 0, 3 IDs"),

@@ -15,6 +15,13 @@
 
 namespace idbench::real {
 
+// The installed MariaDB programs. Outside the anonymous namespace because MariadbServer::State
+// holds one: a member of an internal-linkage type in a type with external linkage draws
+// -Wsubobject-linkage when the sanitizer preset's unity build includes this file.
+struct MariadbPrograms {
+  std::string server, install, client;
+};
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -24,12 +31,8 @@ constexpr const char* kMissing =
     "mariadb-server and mariadb-client (apt-get install mariadb-server mariadb-client; "
     "./run.sh installs them)";
 
-struct Programs {
-  std::string server, install, client;
-};
-
-Programs find_programs() {
-  Programs p{plumbing::find_program("mariadbd"), plumbing::find_program("mariadb-install-db"),
+MariadbPrograms find_programs() {
+  MariadbPrograms p{plumbing::find_program("mariadbd"), plumbing::find_program("mariadb-install-db"),
              plumbing::find_program("mariadb")};
   if (p.server.empty() || p.install.empty() || p.client.empty()) throw MariadbMissing(kMissing);
   return p;
@@ -47,7 +50,7 @@ void copy_tree(const std::string& from, const std::string& to) {
 class Template {
  public:
   // Copies the template to `data`, making the template first if needed.
-  static void copy_to(const Programs& p, const std::string& data) {
+  static void copy_to(const MariadbPrograms& p, const std::string& data) {
     static Template t;
     std::lock_guard lock(t.mutex_);
     if (!t.dir_) t.make(p);
@@ -55,7 +58,7 @@ class Template {
   }
 
  private:
-  void make(const Programs& p) {
+  void make(const MariadbPrograms& p) {
     auto dir = std::make_unique<plumbing::TempDir>("idbench-mariadb-template");
     // A private --tmpdir (passed through to the bootstrap server): a starting mariadbd removes
     // stale #sql files from its tmpdir, which in a shared /tmp are another server's tables.
@@ -80,7 +83,7 @@ class Template {
   std::unique_ptr<plumbing::TempDir> dir_;
 };
 
-std::vector<std::string> server_argv(const Programs& p, const MariadbSettings& s,
+std::vector<std::string> server_argv(const MariadbPrograms& p, const MariadbSettings& s,
                                      const std::string& dir) {
   std::vector<std::string> argv = {
       p.server, "--no-defaults", "--datadir=" + dir + "/data", "--tmpdir=" + dir + "/tmp",
@@ -106,14 +109,14 @@ std::vector<std::string> server_argv(const Programs& p, const MariadbSettings& s
 struct MariadbServer::State {
   explicit State(MariadbSettings s) : settings(std::move(s)), db("idbench-mariadb", std::nullopt) {}
   MariadbSettings settings;
-  Programs programs;
+  MariadbPrograms programs;
   plumbing::DbServer db;
   std::string socket;
   int snapshots = 0;
 };
 
 MariadbServer::MariadbServer(MariadbSettings settings) {
-  const Programs programs = find_programs();  // before any directory is made
+  const MariadbPrograms programs = find_programs();  // before any directory is made
   state_ = std::make_unique<State>(std::move(settings));
   State& st = *state_;
   st.programs = programs;

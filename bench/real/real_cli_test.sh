@@ -124,7 +124,7 @@ fi
 
 # SIGINT in the middle of the second cell: exit 130, the first cell kept, no program left.
 # (3 s cells: a loaded machine may take a while to see the first one written.)
-"$idbench" real --exec "sh $tmp/counter.sh" --clients 2 --requests 1,1 --seconds 3 \
+"$idbench" real --exec "sh $tmp/counter.sh" --clients 2 --requests 1,2 --seconds 3 \
   --warmup 0 --locality-rows 0 --out "$tmp/int.json" 2>"$tmp/err" &
 pid=$!
 for _ in $(seq 200); do

@@ -1,5 +1,5 @@
-// verdict.cpp — judging a chaos run's analysis (see verdict.hpp).
-#include "chaos/verdict.hpp"
+// judge.cpp — judging a chaos run's analysis (see judge.hpp).
+#include "chaos/judge.hpp"
 
 #include <fmt/format.h>
 
@@ -15,17 +15,7 @@ std::string plural(std::size_t n, std::string_view what) {
 
 // Nodes are kept apart by distinct node ids or by random bits; a 64-bit counter has neither.
 // A shared node id undoes the first, not the second.
-bool collided(const VerdictSetup& s) { return s.same_node_id && s.node_field; }
-
-Promise promise_of(const VerdictSetup& s) {
-  Promise p;
-  p.within_process = Policy::parse(s.policy).promises_uniqueness();
-  p.across_restart = p.within_process && s.persist;
-  p.across_nodes = (s.node_field || s.random_bits) && !collided(s) && s.nodes > 1;
-  p.across_instances = s.program && (s.node_field || s.random_bits) && s.threads > 1;
-  p.program = s.program;
-  return p;
-}
+bool collided(const JudgeSetup& s) { return s.same_node_id && s.node_field; }
 
 // One finding per broken promise; returns how many duplicates broke one.
 std::size_t broken_duplicates(const Analysis& a, const Promise& p, bool program,
@@ -62,7 +52,7 @@ std::size_t broken_duplicates(const Analysis& a, const Promise& p, bool program,
 }
 
 // A scenario that crosses the lifetime: every policy must refuse, naming the last date.
-bool exhaustion_ok(const Analysis& a, const VerdictSetup& s, std::vector<std::string>& findings) {
+bool exhaustion_ok(const Analysis& a, const JudgeSetup& s, std::vector<std::string>& findings) {
   if (!s.exhausts || !s.lifetime_last_unix_ms) return true;
   const std::string last = format_utc_ms(*s.lifetime_last_unix_ms);
   const auto n = a.refusals_by_kind.find("epoch_exhausted");
@@ -80,8 +70,48 @@ bool exhaustion_ok(const Analysis& a, const VerdictSetup& s, std::vector<std::st
   return true;
 }
 
-// Why duplicates are possible outside the promise; empty when they are not.
-std::string expected_because(const VerdictSetup& s, const Promise& p) {
+std::string fault_line(const FaultVerification& f, std::int64_t start_true_ns) {
+  const std::string observed =
+      f.observed_ms ? fmt::format("{:+.1f} ms", *f.observed_ms) : std::string("nothing");
+  const std::string expected = f.kind == "base" ? "the faked clock's offset" : "a change of";
+  return fmt::format("node {} at +{:.2f} s ({}): expected {} {:+.1f} ms, the {} showed {} ({})",
+                     f.node, static_cast<double>(f.at_true_ns - start_true_ns) / 1e9, f.what,
+                     expected, f.expected_ms, f.how == "probe" ? "probe" : "IDs", observed,
+                     f.how);
+}
+
+// The outcome, weighed in the order the summary line is: a broken promise first, then a fault
+// not shown to have reached the program, then missing evidence. A run whose IDs carry no time
+// and whose scenario played no clock fault passes on its IDs (its line still says "not
+// verified").
+fault::Outcome outcome_of(bool kept, const std::vector<std::string>& gaps,
+                          const std::vector<std::string>& unfaulted, const Analysis& a) {
+  using fault::Outcome;
+  if (!kept) return Outcome::broken;
+  const bool shown = gaps.empty() && unfaulted.empty();
+  if (!a.fault_check.unverifiable.empty() && !shown) return Outcome::not_verified;
+  if (!unfaulted.empty()) {
+    return a.fault_check.any(FaultOutcome::not_applied) ? Outcome::fault_not_applied
+                                                        : Outcome::not_verified;
+  }
+  if (!gaps.empty()) return Outcome::no_evidence;
+  return a.duplicates > 0 ? Outcome::caught : Outcome::kept;
+}
+
+}  // namespace
+
+Promise promise_of(const JudgeSetup& s) {
+  Promise p;
+  p.within_process = Policy::parse(s.policy).promises_uniqueness();
+  p.across_restart = p.within_process && s.persist;
+  p.across_nodes = (s.node_field || s.random_bits) && !collided(s) && s.nodes > 1;
+  p.across_instances = s.program && (s.node_field || s.random_bits) && s.threads > 1;
+  p.program = s.program;
+  return p;
+}
+
+std::string duplicates_possible_because(const JudgeSetup& s) {
+  const Promise p = promise_of(s);
   std::vector<std::string> reasons;
   if (!p.within_process && (s.steps_back || s.restarts)) {
     reasons.emplace_back("unsafe resets its sequence when the clock goes back");
@@ -102,18 +132,6 @@ std::string expected_because(const VerdictSetup& s, const Promise& p) {
   return why;
 }
 
-std::string fault_line(const FaultVerification& f, std::int64_t start_true_ns) {
-  const std::string observed =
-      f.observed_ms ? fmt::format("{:+.1f} ms", *f.observed_ms) : std::string("nothing");
-  const std::string expected = f.kind == "base" ? "the faked clock's offset" : "a change of";
-  return fmt::format("node {} at +{:.2f} s ({}): expected {} {:+.1f} ms, the {} showed {} ({})",
-                     f.node, static_cast<double>(f.at_true_ns - start_true_ns) / 1e9, f.what,
-                     expected, f.expected_ms, f.how == "probe" ? "probe" : "IDs", observed,
-                     f.how);
-}
-
-}  // namespace
-
 std::vector<std::string> fault_gaps(const FaultCheck& check, std::int64_t start_true_ns) {
   std::vector<std::string> gaps;
   for (const FaultOutcome o : {FaultOutcome::not_applied, FaultOutcome::unverified}) {
@@ -128,7 +146,7 @@ std::vector<std::string> fault_gaps(const FaultCheck& check, std::int64_t start_
   return gaps;
 }
 
-std::vector<std::string> evidence_gaps(const Analysis& a, const VerdictSetup& setup) {
+std::vector<std::string> evidence_gaps(const Analysis& a, const JudgeSetup& setup) {
   std::vector<std::string> gaps;
   if (a.nodes.empty()) gaps.emplace_back("no node ran");
   for (const NodeFigures& n : a.nodes) {
@@ -151,42 +169,37 @@ std::vector<std::string> evidence_gaps(const Analysis& a, const VerdictSetup& se
   return gaps;
 }
 
-Verdict judge(const Analysis& a, const VerdictSetup& setup) {
-  Verdict v;
-  v.promise = promise_of(setup);
-  const std::size_t broken = broken_duplicates(a, v.promise, setup.program, v.findings);
+fault::Verdict judge(const Analysis& a, const JudgeSetup& setup) {
+  fault::Verdict v;
+  const std::size_t broken = broken_duplicates(a, promise_of(setup), setup.program, v.findings);
   const bool exhausted_right = exhaustion_ok(a, setup, v.findings);
   if (!a.self_check_ok) {
     v.findings.push_back("BROKEN (harness): the checker and the classifier disagree");
   }
-  v.promise_kept = broken == 0 && a.wrapped_ids == 0 && exhausted_right && a.self_check_ok;
+  const bool kept = broken == 0 && a.wrapped_ids == 0 && exhausted_right && a.self_check_ok;
   const std::vector<std::string> gaps = evidence_gaps(a, setup);
-  v.evidence = gaps.empty();
   const std::vector<std::string> unfaulted = fault_gaps(a.fault_check, setup.start_true_ns);
-  v.fault_applied = unfaulted.empty();
-  const std::string why = expected_because(setup, v.promise);
-  v.duplicates_expected = !why.empty();
-  v.caught = a.duplicates > 0;
-  if (!v.promise_kept) {
-    v.summary = v.findings.empty() ? "BROKEN" : v.findings.front();
+  const std::string why = duplicates_possible_because(setup);
+  v.outcome = outcome_of(kept, gaps, unfaulted, a);
+  if (!kept) {
+    v.evidence = v.findings.empty() ? "BROKEN" : v.findings.front();
   } else if (!a.fault_check.unverifiable.empty()) {
-    v.summary = "not verified: " + a.fault_check.unverifiable;
-  } else if (!v.fault_applied) {
-    v.summary = unfaulted.front();
-  } else if (!v.evidence) {
-    v.summary = fmt::format("no evidence: {}", gaps.front());
+    v.evidence = "not verified: " + a.fault_check.unverifiable;
+  } else if (!unfaulted.empty()) {
+    v.evidence = unfaulted.front();
+  } else if (!gaps.empty()) {
+    v.evidence = fmt::format("no evidence: {}", gaps.front());
   } else if (a.duplicates > 0) {
-    v.summary = fmt::format("caught {} (expected: {})", plural(a.duplicates, "duplicate"),
-                            why.empty() ? "outside the promise" : why);
-    v.findings.push_back(v.summary);
-  } else if (v.duplicates_expected) {
-    v.summary = fmt::format("kept: 0 duplicates (possible here: {})", why);
+    v.evidence = fmt::format("caught {} (expected: {})", plural(a.duplicates, "duplicate"),
+                             why.empty() ? "outside the promise" : why);
+    v.findings.push_back(v.evidence);
+  } else if (!why.empty()) {
+    v.evidence = fmt::format("kept: 0 duplicates (possible here: {})", why);
   } else {
-    v.summary = "kept: 0 duplicates";
+    v.evidence = "kept: 0 duplicates";
   }
   for (const auto& g : gaps) v.findings.push_back("no evidence: " + g);
   for (const auto& g : unfaulted) v.findings.push_back(g);
-  if (!v.evidence || !v.fault_applied) v.promise_kept = false;
   return v;
 }
 
