@@ -36,7 +36,7 @@ struct RealChaosArgs {
   real::FaultOptions options;
 };
 
-void list_scenarios() {
+void list_fault_scenarios() {
   std::string text =
       "fault scenarios on the real systems (idbench real-chaos --scenario NAME|all):\n";
   for (const real::FaultScenario& s : real::fault_scenarios()) {
@@ -70,7 +70,7 @@ void write_json(const std::string& path, const std::vector<real::FaultRun>& runs
 }
 
 void run(RealChaosArgs& args) {
-  if (args.list) return list_scenarios();
+  if (args.list) return list_fault_scenarios();
   const std::vector<std::string> names = chosen(args.scenario);
   if (!args.out.empty()) plumbing::OutputFile(args.out).abandon();  // fails now, not later
   const plumbing::InterruptGuard guard;

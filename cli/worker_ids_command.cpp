@@ -43,7 +43,7 @@ struct WorkerIdsArgs {
   coord::WorkerRunConfig config;
 };
 
-void list_scenarios() {
+void list_worker_scenarios() {
   std::string text = "worker-id scenarios (idbench worker-ids --scenario NAME|all):\n";
   for (const coord::WorkerScenario& s : coord::worker_scenarios()) {
     text += fmt::format("  {:<20} {}\n", s.name, s.summary);
@@ -136,7 +136,7 @@ void run_rates(WorkerIdsArgs& args) {
 }
 
 void run(WorkerIdsArgs& args) {
-  if (args.list) return list_scenarios();
+  if (args.list) return list_worker_scenarios();
   if (args.rates) return run_rates(args);
   if (args.worker_ids != "etcd" && args.worker_ids != "static") {
     throw Error(fmt::format("--worker-ids must be static or etcd, not '{}'", args.worker_ids));
