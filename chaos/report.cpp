@@ -7,7 +7,6 @@
 
 #include "chaos/faketime.hpp"
 #include "generators/layout.hpp"
-#include "plumbing/raw_time.hpp"
 #include "plumbing/run_context.hpp"
 
 namespace idbench::chaos {

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <new>
@@ -14,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
+#include "plumbing/comma_list.hpp"
 
 namespace {
 
@@ -49,11 +49,8 @@ void refuse_repeated_list_values(CLI::App& command) {
   command.parse_complete_callback([&command] {
     for (const CLI::Option* option : std::as_const(command).get_options()) {
       if (option->get_delimiter() != ',') continue;
-      const std::vector<std::string>& values = option->results();
-      for (auto it = values.begin(); it != values.end(); ++it) {
-        if (std::find(values.begin(), it, *it) != it) {
-          throw CLI::ValidationError(option->get_name(), "'" + *it + "' is listed twice");
-        }
+      if (const std::string* twice = idbench::plumbing::first_repeat(option->results())) {
+        throw CLI::ValidationError(option->get_name(), "'" + *twice + "' is listed twice");
       }
     }
   });

@@ -22,6 +22,14 @@
 
 namespace idbench::plumbing {
 
+// The first word that stands again later in `words` (the first repeat), or nullptr.
+inline const std::string* first_repeat(const std::vector<std::string>& words) {
+  for (auto it = words.begin(); it != words.end(); ++it) {
+    if (std::find(words.begin(), it, *it) != it) return &*it;
+  }
+  return nullptr;
+}
+
 inline std::vector<std::string> split_commas(std::string_view text) {
   std::vector<std::string> words;
   for (std::size_t from = 0;;) {
@@ -33,10 +41,8 @@ inline std::vector<std::string> split_commas(std::string_view text) {
   // An empty entry is the caller's to name (it says which list), and comes first: "a,,a" is a
   // list with an empty entry before it is a list with a repeat.
   if (std::find(words.begin(), words.end(), "") != words.end()) return words;
-  for (auto it = words.begin(); it != words.end(); ++it) {
-    if (std::find(words.begin(), it, *it) != it) {
-      throw std::invalid_argument("'" + *it + "' is listed twice in '" + std::string(text) + "'");
-    }
+  if (const std::string* twice = first_repeat(words)) {
+    throw std::invalid_argument("'" + *twice + "' is listed twice in '" + std::string(text) + "'");
   }
   return words;
 }
