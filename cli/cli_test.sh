@@ -210,7 +210,7 @@ refused "/proc/version exists and cannot be replaced" "" \
 refused "non-ASCII" "38 characters" "$idbench" decode "01a22a9b-a04a-7634-98bb-503b7da130b$(printf '\357\274\221')"
 refused "unit=1us is not" "unit=1u is" "$idbench" decode --layout ts=41,node=10,seq=12,unit=1us 1
 refused "node=5+5+5 has 3 parts" "node=5+5 is" "$idbench" decode --layout ts=41,node=5+5+5,seq=12 1
-refused "etcd member m0 (/bin/true) exited at start with status 0" '\n' "$idbench" worker-ids --etcd-binary /bin/true --quiet
+refused "(/bin/true) exited at start with status 0; m0's log is empty" '\n' "$idbench" worker-ids --etcd-binary /bin/true --quiet
 refused "'python-uuid4' is listed twice in 'python-uuid4,python-uuid4'" "unknown system" \
   "$idbench" real --system python-uuid4,python-uuid4
 refused "is listed twice" "" "$idbench" real --system "$(printf 'a\nb,a\nb')"
