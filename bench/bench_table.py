@@ -5,7 +5,7 @@
 
 With repetitions, the median aggregate of each benchmark is shown. Standard library only.
 A file with the harness's floors (floor/, reference/: bench/register.hpp) gets a table of
-every variant's ns per ID above them; bench/targets.py judges the bench targets.
+every variant's ns per ID above them. Every file then gets the table of the bench's targets.
 The targets name no variant: which variants a target applies to comes from the variant
 description bench.json carries (context key idbench_variants, what `idbench list --json`
 prints): a layout's variants must reach its format cap, a variant with a node id per thread
