@@ -239,77 +239,56 @@ bool InnodbModel<Key>::insert_into_right_sibling(std::uint32_t page, const Key& 
 }
 
 template <class Key>
-void InnodbModel<Key>::split_and_insert(std::uint32_t page, std::size_t pos, const Key& key,
-                                        std::uint32_t child, std::vector<PathStep>& ancestors) {
-  // INNODB_METRICS index_page_splits counts every call of btr_page_split_and_insert, also
-  // those that end in btr_insert_into_right_sibling without a new page: so does `splits`.
-  ++counters_.splits;
-  ++shape_;
-  {
-    const Page& p = pages_[page];
-    if (pos == p.keys.size() && p.next != kNil && insert_into_right_sibling(page, key, child)) {
-      return;
-    }
-  }
-  const Page& p = pages_[page];
+auto InnodbModel<Key>::split_point(const Page& p, std::size_t pos, const Key& key) const
+    -> SplitPoint {
   const std::size_t n = p.keys.size();
-  const int level = p.level;
   const bool innodb = options_.split_rule == SplitRule::innodb;
-  // split: index of the first record of the upper half, or -1 when the new record itself is
-  // the first record of the upper half (split_rec == NULL).
-  long split = -1;
-  bool up = true;  // FSP_UP: the new page is the upper half
   if (innodb && looks_to_right(p, pos)) {
     // Fewer than 2 records after the insert point: the new record starts the new page.
-    split = pos + 1 < n ? static_cast<long>(pos) + 1 : -1;
-  } else if (innodb && looks_to_left(p, pos)) {
-    up = false;  // FSP_DOWN: the new page is the lower half
-    // split_rec is the cursor record; if that is the infimum or the first user record, the
-    // record after it, "so as not to move lots of records smaller than the convergence point".
-    split = pos <= 1 ? static_cast<long>(pos) : static_cast<long>(pos) - 1;
-  } else if (n > 1) {
-    split = static_cast<long>((n + 2) / 2) - 1;  // page_get_middle_rec(), 0-based
-  } else {
-    split = key < p.keys.front() ? 0 : -1;
+    return {pos + 1 < n ? static_cast<long>(pos) + 1 : -1, true};
   }
-  const bool insert_left = split >= 0 && key < p.keys[static_cast<std::size_t>(split)];
+  if (innodb && looks_to_left(p, pos)) {
+    // FSP_DOWN: the new page is the lower half. split_rec is the cursor record; if that is the
+    // infimum or the first user record, the record after it, "so as not to move lots of
+    // records smaller than the convergence point".
+    return {pos <= 1 ? static_cast<long>(pos) : static_cast<long>(pos) - 1, false};
+  }
+  if (n > 1) return {static_cast<long>((n + 2) / 2) - 1, true};  // page_get_middle_rec(), 0-based
+  return {key < p.keys.front() ? 0 : -1, true};
+}
 
-  ++counters_.page_splits;
-  if (level == 0) ++counters_.leaf_splits;
-  const std::uint32_t fresh = new_page(level);  // invalidates references into pages_
+template <class Key>
+void InnodbModel<Key>::move_upper_half(std::uint32_t page, std::uint32_t fresh, std::size_t m) {
   Page& old = pages_[page];
   Page& neu = pages_[fresh];
-  Key upper_first;
-  std::uint32_t lower, upper;
-  if (up) {
-    const std::size_t m = split >= 0 ? static_cast<std::size_t>(split) : pos;  // move_limit
-    upper_first = split >= 0 ? old.keys[m] : key;
-    neu.keys = old.keys.split_off_back(m);
-    if (level > 0) {
-      neu.child.assign(old.child.begin() + static_cast<std::ptrdiff_t>(m), old.child.end());
-      old.child.resize(m);
-    }
-    neu.next = old.next;
-    neu.prev = page;
-    if (old.next != kNil) pages_[old.next].prev = fresh;
-    old.next = fresh;
-    lower = page;
-    upper = fresh;
-  } else {
-    const std::size_t m = static_cast<std::size_t>(split);  // records before it move down
-    upper_first = old.keys[m];
-    neu.keys = old.keys.split_off_front(m);
-    if (level > 0) {
-      neu.child.assign(old.child.begin(), old.child.begin() + static_cast<std::ptrdiff_t>(m));
-      old.child.erase(old.child.begin(), old.child.begin() + static_cast<std::ptrdiff_t>(m));
-    }
-    neu.prev = old.prev;
-    neu.next = page;
-    if (old.prev != kNil) pages_[old.prev].next = fresh;
-    old.prev = fresh;
-    lower = fresh;
-    upper = page;
+  neu.keys = old.keys.split_off_back(m);
+  if (old.level > 0) {
+    neu.child.assign(old.child.begin() + static_cast<std::ptrdiff_t>(m), old.child.end());
+    old.child.resize(m);
   }
+  neu.next = old.next;
+  neu.prev = page;
+  if (old.next != kNil) pages_[old.next].prev = fresh;
+  old.next = fresh;
+}
+
+template <class Key>
+void InnodbModel<Key>::move_lower_half(std::uint32_t page, std::uint32_t fresh, std::size_t m) {
+  Page& old = pages_[page];
+  Page& neu = pages_[fresh];
+  neu.keys = old.keys.split_off_front(m);
+  if (old.level > 0) {
+    neu.child.assign(old.child.begin(), old.child.begin() + static_cast<std::ptrdiff_t>(m));
+    old.child.erase(old.child.begin(), old.child.begin() + static_cast<std::ptrdiff_t>(m));
+  }
+  neu.prev = old.prev;
+  neu.next = page;
+  if (old.prev != kNil) pages_[old.prev].next = fresh;
+  old.prev = fresh;
+}
+
+template <class Key>
+void InnodbModel<Key>::hand_over_records(Page& old, Page& neu) {
   // Moved records leave the source page as deleted records on its PAGE_FREE list; the new
   // page receives them as heap records. PAGE_LAST_INSERT, which decides the next split
   // (validated against MariaDB 10.11 record for record, see the README):
@@ -327,13 +306,53 @@ void InnodbModel<Key>::split_and_insert(std::uint32_t page, std::size_t pos, con
     neu.has_last_insert = true;
     neu.last_insert = neu.keys.back();
   }
+}
+
+template <class Key>
+std::uint32_t InnodbModel<Key>::split_page(std::uint32_t page, std::size_t move_limit, bool up) {
+  const int level = pages_[page].level;
+  ++counters_.page_splits;
+  if (level == 0) ++counters_.leaf_splits;
+  const std::uint32_t fresh = new_page(level);  // invalidates references into pages_
+  if (up) {
+    move_upper_half(page, fresh, move_limit);
+  } else {
+    move_lower_half(page, fresh, move_limit);
+  }
+  hand_over_records(pages_[page], pages_[fresh]);
   if (level == 0) touch(fresh, LeafTrace::kCreated);
+  return fresh;
+}
+
+template <class Key>
+void InnodbModel<Key>::split_and_insert(std::uint32_t page, std::size_t pos, const Key& key,
+                                        std::uint32_t child, std::vector<PathStep>& ancestors) {
+  // INNODB_METRICS index_page_splits counts every call of btr_page_split_and_insert, also
+  // those that end in btr_insert_into_right_sibling without a new page: so does `splits`.
+  ++counters_.splits;
+  ++shape_;
+  {
+    const Page& p = pages_[page];
+    if (pos == p.keys.size() && p.next != kNil && insert_into_right_sibling(page, key, child)) {
+      return;
+    }
+  }
+  const SplitPoint at = split_point(pages_[page], pos, key);
+  const bool insert_left =
+      at.split >= 0 && key < pages_[page].keys[static_cast<std::size_t>(at.split)];
+  // move_limit: FSP_UP moves the records from it on up, FSP_DOWN those before it down. Without
+  // a split record the new record alone starts the upper page.
+  const std::size_t move_limit = at.split >= 0 ? static_cast<std::size_t>(at.split) : pos;
+  const Key upper_first = at.split >= 0 ? pages_[page].keys[move_limit] : key;
+  const std::uint32_t fresh = split_page(page, move_limit, at.up);
+  const std::uint32_t lower = at.up ? page : fresh;
+  const std::uint32_t upper = at.up ? fresh : page;
 
   // btr_attach_half_pages: in FSP_DOWN the father's pointer now names the new lower page;
   // then the upper half's node pointer goes right after the lower half's.
   PathStep parent = ancestors.back();
   ancestors.pop_back();
-  if (!up) pages_[parent.page].child[parent.slot] = lower;
+  if (!at.up) pages_[parent.page].child[parent.slot] = lower;
   insert_at(parent.page, parent.slot + 1, upper_first, upper, ancestors);
 
   const std::uint32_t target = insert_left ? lower : upper;

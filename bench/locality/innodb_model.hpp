@@ -226,8 +226,27 @@ class InnodbModel {
   void place(std::uint32_t page, std::size_t pos, const Key& key, std::uint32_t child);
   void insert_at(std::uint32_t page, std::size_t pos, const Key& key, std::uint32_t child,
                  std::vector<PathStep>& ancestors);
+  // btr_page_split_and_insert: the right sibling if it takes the record, else a new page and
+  // its node pointer one level up, then the record into its half.
   void split_and_insert(std::uint32_t page, std::size_t pos, const Key& key, std::uint32_t child,
                         std::vector<PathStep>& ancestors);
+  // Where a full page splits (btr_page_get_split_rec_to_right, _to_left, page_get_middle_rec).
+  struct SplitPoint {
+    // The index of the first record of the upper half, or -1 when the new record itself is
+    // the first record of the upper half (split_rec == NULL).
+    long split = -1;
+    bool up = true;  // FSP_UP: the new page is the upper half; false: FSP_DOWN, the lower
+  };
+  SplitPoint split_point(const Page& p, std::size_t pos, const Key& key) const;
+  // Allocates the new page beside `page` and moves to it the records from `move_limit` on
+  // (`up`) or before it; returns the new page.
+  std::uint32_t split_page(std::uint32_t page, std::size_t move_limit, bool up);
+  // FSP_UP: records [m, n) of `page` move to `fresh`, linked in after it.
+  void move_upper_half(std::uint32_t page, std::uint32_t fresh, std::size_t m);
+  // FSP_DOWN: records [0, m) of `page` move to `fresh`, linked in before it.
+  void move_lower_half(std::uint32_t page, std::uint32_t fresh, std::size_t m);
+  // The heap, PAGE_FREE and PAGE_LAST_INSERT of both pages once `neu`'s records moved there.
+  static void hand_over_records(Page& old, Page& neu);
   bool insert_into_right_sibling(std::uint32_t page, const Key& key, std::uint32_t child);
   std::uint32_t raise_root(std::vector<PathStep>& ancestors);
 
