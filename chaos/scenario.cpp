@@ -1,3 +1,4 @@
+// scenario.cpp — the chaos scenario table (scenario.hpp): the faults, their timelines, scaling.
 #include "chaos/scenario.hpp"
 
 #include <fmt/format.h>
@@ -10,9 +11,8 @@ namespace {
 // 2017-01-01T00:00:00Z: the last leap second (23:59:60) was inserted just before it.
 constexpr std::int64_t kLeapMidnightUnixMs = 1'483'228'800'000;
 
-std::vector<Scenario> build() {
-  std::vector<Scenario> all;
-
+// NTP: the daemon steps a clock that is far off and slews one that is close.
+void add_ntp_scenarios(std::vector<Scenario>& all) {
   // Cumulative steps: the clock ends 6.2 s behind. Each step comes after the generator has
   // recovered from the one before (for `refuse` and `wait`), so each shows its own refusal
   // window; the run lasts until the 5 s step is over too.
@@ -37,7 +37,10 @@ std::vector<Scenario> build() {
                      {300, EventKind::set_rate, 0, 0, 0.95, "NTP slews node 0 (×0.95)"},
                      {1700, EventKind::set_rate, 0, 0, 1.0, "slew over (×1)"},
                  }});
+}
 
+// The leap second, as Linux inserts it (a step back) and as a smearing NTP server hides it.
+void add_leap_second_scenarios(std::vector<Scenario>& all) {
   // Linux repeats 23:59:59: CLOCK_REALTIME steps back 1 s at midnight UTC.
   all.push_back({.name = "leap-second",
                  .summary = "clocks start at 2016-12-31 23:59:58 UTC and repeat 23:59:59: every "
@@ -64,7 +67,10 @@ std::vector<Scenario> build() {
                      {250, EventKind::set_rate, kAllNodes, 0, 0.5, "smear starts (×0.5)"},
                      {2250, EventKind::set_rate, kAllNodes, 0, 1.0, "smear over: 1 s absorbed"},
                  }});
+}
 
+// The process itself stops: a paused VM, a node killed and restarted mid-regression.
+void add_process_scenarios(std::vector<Scenario>& all) {
   // A paused guest sees the wall clock jump by the pause when it resumes; a guest that
   // overshot while catching up is stepped back by NTP later.
   all.push_back({.name = "vm-pause",
@@ -90,7 +96,10 @@ std::vector<Scenario> build() {
                      {1000, EventKind::step, 0, -1000, 1.0, "node 0's clock steps back 1 s"},
                      {1100, EventKind::restart, 0, 0, 1.0, "node 0 restarts, same node id"},
                  }});
+}
 
+// Faults of the set-up, present from the start: the clock's range, the node ids, the offsets.
+void add_setup_scenarios(std::vector<Scenario>& all) {
   all.push_back({.name = "epoch-exhaustion",
                  .summary = "clocks cross the variant's last representable time 1 s in: every "
                             "policy must refuse, naming the last date, and never wrap",
@@ -112,6 +121,15 @@ std::vector<Scenario> build() {
                  .duration_ms = 1500,
                  .skew_ms = 50,
                  .events = {}});
+}
+
+// The whole table, in the order `idbench chaos --list` shows it.
+std::vector<Scenario> build() {
+  std::vector<Scenario> all;
+  add_ntp_scenarios(all);
+  add_leap_second_scenarios(all);
+  add_process_scenarios(all);
+  add_setup_scenarios(all);
   return all;
 }
 
