@@ -85,8 +85,8 @@ std::int64_t zombie_ids(const Holding& h, const NodeLog& log, const std::vector<
   return hi > lo ? hi - lo : 0;
 }
 
-NodeFigures figures_of(const NodeLog& log, const std::vector<Holding>& all, std::int64_t end_ns) {
-  NodeFigures f;
+WorkerNodeFigures figures_of(const NodeLog& log, const std::vector<Holding>& all, std::int64_t end_ns) {
+  WorkerNodeFigures f;
   f.node = log.node;
   f.ids = static_cast<std::int64_t>(log.ids.size());
   f.claims = static_cast<int>(log.claims.size());

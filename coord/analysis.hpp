@@ -59,7 +59,7 @@ struct Duplicate {
 
 inline constexpr std::int64_t kGapNs = 20'000'000;  // a node issues every ms: 20 ms is a stop
 
-struct NodeFigures {
+struct WorkerNodeFigures {
   int node = 0;
   std::int64_t ids = 0;
   int claims = 0;               // lease churn: ids this node claimed
@@ -77,7 +77,7 @@ struct WorkerAnalysis {
   std::int64_t duplicates = 0;           // extra copies of IDs
   std::vector<Duplicate> samples;        // at most kMaxSamples, spread over the run
   std::vector<Holding> holdings;
-  std::vector<NodeFigures> nodes;
+  std::vector<WorkerNodeFigures> nodes;
   int workers_claimed = 0;               // distinct worker ids ever claimed
   std::uint64_t worker_space_used = 0;   // highest claimed worker id + 1
   static constexpr std::size_t kMaxSamples = 2000;

@@ -1,16 +1,18 @@
-// driver.cpp — a worker-id run: cluster, nodes, the scenario's faults, the analysis.
+// driver.cpp — a worker-id run: cluster, nodes (fault::Fleet), the scenario's faults on the
+// run's fault::Timeline, the analysis.
 #include "coord/driver.hpp"
 
 #include <fmt/format.h>
 
-#include <csignal>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <thread>
 
 #include "coord/etcd_cluster.hpp"
 #include "coord/scenario.hpp"
+#include "fault/fleet.hpp"
+#include "fault/timeline.hpp"
 #include "generators/registry.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/temp_dir.hpp"
@@ -53,9 +55,15 @@ std::vector<Endpoint> endpoints_for(int k, const std::vector<Endpoint>& all, boo
   return out;
 }
 
-class Run {
+// The run: the cluster (or given endpoints), the nodes started through the fleet, the
+// scenario's faults played on the timeline, the nodes stopped, their logs analysed.
+class WorkerRun {
  public:
-  Run(const WorkerRunConfig& c, std::FILE* progress) : c_(c), progress_(progress) {
+  WorkerRun(const WorkerRunConfig& c, std::FILE* progress)
+      : c_(c),
+        timeline_("worker-ids", fmt::format("{} {}", c.scenario, name_of(c.behaviour)), progress),
+        fleet_([this](int k, int incarnation) { return launch(k, incarnation); }, kReadyTimeoutNs,
+               name_failure) {
     result_.config = c;
     result_.variant = c.variant.empty() ? default_worker_variant() : c.variant;
     check_worker_variant(result_.variant);
@@ -67,46 +75,48 @@ class Run {
     s_ = s;
     result_.scenario_summary = std::string(s->summary);
     result_.margin_ms = c.ttl_s * 1000 / 4;
-    if (c.nodes < 1 || c.nodes > 64) throw Error("--nodes must be 1 to 64");
-    if (c.ttl_s < 1 || c.ttl_s > 60) throw Error("--ttl must be 1 to 60 s");
-    if (c.ids_per_ms < 1 || c.ids_per_ms > 1000) throw Error("--ids-per-ms must be 1 to 1000");
-    if (!c.etcd && c.behaviour != Behaviour::unfenced) {
-      throw Error("the deadline and in-id fences need --worker-ids etcd (a lease to fence on)");
-    }
-    if (!c.etcd && s->needs_cluster_control) {
-      throw Error(fmt::format("scenario {} plays etcd members: it needs --worker-ids etcd", s->name));
-    }
-    if (!c.endpoints.empty() && s->needs_cluster_control) {
-      throw Error(fmt::format("scenario {} plays etcd members: not with --etcd-endpoints", s->name));
-    }
+    check_config(c, *s);
     binary_ = node_binary(c.node_binary);
   }
 
   WorkerRunResult play() {
     if (c_.etcd) start_etcd();
-    plumbing::TempDir tmp("idbench-workerids");
-    dir_ = c_.keep_dir.empty() ? tmp.path() : c_.keep_dir;
+    tmp_.emplace("idbench-workerids");
+    dir_ = c_.keep_dir.empty() ? tmp_->path() : c_.keep_dir;
     if (!c_.keep_dir.empty()) fs::create_directories(dir_);
     for (int k = 0; k < c_.nodes; ++k) start_node(false);
-    result_.start_ns = plumbing::monotonic_ns();
+    timeline_.start_in();
+    result_.start_ns = timeline_.start_mono_ns();
     const std::int64_t ttl_ns = std::int64_t{c_.ttl_s} * 1000 * kMsNs;
     for (const FaultEvent& e : s_->events) {
-      sleep_until(result_.start_ns + static_cast<std::int64_t>(e.at_ttl * ttl_ns));
+      wait(result_.start_ns + static_cast<std::int64_t>(e.at_ttl * ttl_ns));
       apply(e);
     }
-    sleep_until(result_.start_ns + static_cast<std::int64_t>(s_->duration_ttl * ttl_ns));
+    wait(result_.start_ns + static_cast<std::int64_t>(s_->duration_ttl * ttl_ns));
     result_.end_ns = plumbing::monotonic_ns();
     stop_nodes();
+    for (const fault::FaultRecord& r : timeline_.history()) result_.faults.push_back({r.mono_ns, r.what});
     std::vector<NodeLog> logs;
-    for (int k = 0; k < static_cast<int>(nodes_.size()); ++k) logs.push_back(read_node_log(dir_, k));
+    for (int k = 0; k < fleet_.size(); ++k) logs.push_back(read_node_log(dir_, k));
     result_.analysis = analyse(logs, result_.end_ns);
     result_.verdict = judge(result_.analysis);
     return std::move(result_);
   }
 
  private:
-  void say(const std::string& line) {
-    if (progress_) fmt::print(progress_, "worker-ids {} {}: {}\n", c_.scenario, name_of(c_.behaviour), line);
+  static void check_config(const WorkerRunConfig& c, const WorkerScenario& s) {
+    if (c.nodes < 1 || c.nodes > 64) throw Error("--nodes must be 1 to 64");
+    if (c.ttl_s < 1 || c.ttl_s > 60) throw Error("--ttl must be 1 to 60 s");
+    if (c.ids_per_ms < 1 || c.ids_per_ms > 1000) throw Error("--ids-per-ms must be 1 to 1000");
+    if (!c.etcd && c.behaviour != Behaviour::unfenced) {
+      throw Error("the deadline and in-id fences need --worker-ids etcd (a lease to fence on)");
+    }
+    if (!c.etcd && s.needs_cluster_control) {
+      throw Error(fmt::format("scenario {} plays etcd members: it needs --worker-ids etcd", s.name));
+    }
+    if (!c.endpoints.empty() && s.needs_cluster_control) {
+      throw Error(fmt::format("scenario {} plays etcd members: not with --etcd-endpoints", s.name));
+    }
   }
 
   void start_etcd() {
@@ -121,15 +131,16 @@ class Run {
       endpoints_ = c_.endpoints;
       return;
     }
-    say("starting a 3-member etcd cluster");
+    timeline_.say("starting a 3-member etcd cluster");
     cluster_ = std::make_unique<EtcdCluster>(EtcdClusterOptions{
         .members = 3, .heartbeat_ms = c_.ttl_s * 50, .election_ms = c_.ttl_s * 500,
         .etcd_binary = c_.etcd_binary});
     endpoints_ = cluster_->endpoints();
   }
 
-  void start_node(bool fresh) {
-    const int k = static_cast<int>(nodes_.size());
+  // A node is never restarted here (its files carry no incarnation); it runs with an empty
+  // environment.
+  fault::NodeLaunch launch(int k, int /*incarnation*/) const {
     std::vector<std::string> argv = {
         binary_, "--index", std::to_string(k), "--variant", result_.variant,
         "--layout", result_.layout, "--behaviour", std::string(name_of(c_.behaviour)),
@@ -137,6 +148,7 @@ class Run {
         "--ttl", std::to_string(c_.ttl_s), "--margin-ms", std::to_string(result_.margin_ms),
         "--ids-per-ms", std::to_string(c_.ids_per_ms), "--out-dir", dir_};
     if (c_.etcd) {
+      const bool fresh = fresh_[static_cast<std::size_t>(k)];
       argv.insert(argv.end(), {"--endpoints", describe(endpoints_for(k, endpoints_,
                                                                      s_->node0_member0_only, fresh))});
     }
@@ -146,76 +158,80 @@ class Run {
                   {"--inject-pause-at-ms", std::to_string(std::llround(s_->inject_pause_at_ttl * ttl_ms)),
                    "--inject-pause-ms", std::to_string(std::llround(s_->inject_pause_ttl * ttl_ms))});
     }
-    const std::string err = fmt::format("{}/node-{}.err", dir_, k);
-    nodes_.push_back(std::make_unique<plumbing::ChildProcess>(argv, std::vector<std::string>{}, err));
-    const auto line = nodes_.back()->read_line(plumbing::monotonic_ns() + kReadyTimeoutNs);
-    if (!line || *line != "ready") {
-      const std::string why = plumbing::read_text_file(err);
-      if (why.find("did not answer") != std::string::npos) {
-        throw EtcdUnavailable(fmt::format("node {} could not claim a worker id: {}", k, why));
-      }
-      throw Error(fmt::format("node {} did not start: {}", k, why.empty() ? "no message" : why));
+    return {std::move(argv), std::vector<std::string>{}, fmt::format("{}/node-{}.err", dir_, k)};
+  }
+
+  // A node that could not reach etcd to claim its first id: etcd's fault, not the node's.
+  static void name_failure(const fault::NodeFailure& f) {
+    if (f.what == "did not start" && f.stderr_text.find("did not answer") != std::string::npos) {
+      throw EtcdUnavailable(
+          fmt::format("node {} could not claim a worker id: {}", f.node, f.stderr_text));
     }
   }
 
-  void sleep_until(std::int64_t mono_ns) {
-    while (plumbing::monotonic_ns() < mono_ns) {
-      plumbing::throw_if_interrupted();
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+  // Returns the new node's index.
+  int start_node(bool fresh) {
+    const int k = fleet_.size();
+    fresh_.push_back(fresh);
+    if (fleet_.start(k) != "ready") fleet_.fail(k, "did not start");
+    return k;
   }
 
-  void log(const std::string& what) {
-    result_.faults.push_back({plumbing::monotonic_ns(), what});
-    say(what);
+  // Until the schedule's next instant; a node that ended before the stop fails the run then.
+  void wait(std::int64_t mono_ns) {
+    timeline_.wait_until(mono_ns, [this] { fleet_.check(); });
   }
 
   void apply(const FaultEvent& e);
 
+  // Members resumed (a paused member would hold the nodes' lease revocations), then the nodes
+  // stop at EOF on stdin.
   void stop_nodes() {
     if (cluster_) {
       for (int m = 0; m < cluster_->members(); ++m) cluster_->resume(m);
     }
-    for (auto& n : nodes_) n->signal(SIGCONT);
-    for (auto& n : nodes_) n->close_stdin();
-    for (std::size_t k = 0; k < nodes_.size(); ++k) {
-      const auto status = nodes_[k]->wait_until(plumbing::monotonic_ns() + 20'000 * kMsNs);
-      if (status != 0) {
-        throw Error(fmt::format("node {} ended with status {}: {}", k,
-                                status ? std::to_string(*status) : "(timed out)",
-                                plumbing::read_text_file(fmt::format("{}/node-{}.err", dir_, k))));
-      }
-    }
+    fleet_.stop({.close_stdin = true, .deadline_mono_ns = plumbing::monotonic_ns() + 20'000 * kMsNs});
   }
 
   const WorkerRunConfig& c_;
-  std::FILE* progress_;
+  fault::Timeline timeline_;
   const WorkerScenario* s_ = nullptr;
   WorkerRunResult result_;
   std::string binary_;
   std::string dir_;
+  std::vector<bool> fresh_;  // per node: started late, as a replacement
   std::unique_ptr<EtcdCluster> cluster_;
   std::vector<Endpoint> endpoints_;
-  std::vector<std::unique_ptr<plumbing::ChildProcess>> nodes_;
   std::optional<int> down_member_;
+  std::optional<plumbing::TempDir> tmp_;
+  fault::Fleet fleet_;  // last: its nodes end before their directory and etcd
 };
 
-void Run::apply(const FaultEvent& e) {
+void WorkerRun::apply(const FaultEvent& e) {
+  int node = fault::kNoNode;
+  std::string what(e.why);
   switch (e.kind) {
-    case FaultKind::pause_node: nodes_[0]->signal(SIGSTOP); break;
-    case FaultKind::resume_node: nodes_[0]->signal(SIGCONT); break;
-    case FaultKind::start_fresh: start_node(true); break;
-    case FaultKind::kill_leader: {
+    case FaultKind::pause_node:
+      node = 0;
+      fleet_.pause(node);
+      break;
+    case FaultKind::resume_node:
+      node = 0;
+      fleet_.resume(node);
+      break;
+    case FaultKind::start_fresh: node = start_node(true); break;
+    case FaultKind::kill_leader:
       down_member_ = cluster_->leader();
       if (!down_member_) throw Error("etcd has no leader to kill");
       cluster_->kill9(*down_member_);
-      return log(fmt::format("{} (member m{})", e.why, *down_member_));
-    }
+      what = fmt::format("{} (member m{})", e.why, *down_member_);
+      break;
     case FaultKind::stop_follower: {
       const auto leader = cluster_->leader();
       down_member_ = leader && *leader == 0 ? 1 : 0;
       cluster_->stop(*down_member_);
-      return log(fmt::format("{} (member m{})", e.why, *down_member_));
+      what = fmt::format("{} (member m{})", e.why, *down_member_);
+      break;
     }
     case FaultKind::restart_killed:
       if (down_member_) cluster_->start(*down_member_);
@@ -223,7 +239,7 @@ void Run::apply(const FaultEvent& e) {
     case FaultKind::pause_member0: cluster_->pause(0); break;
     case FaultKind::resume_member0: cluster_->resume(0); break;
   }
-  log(std::string(e.why));
+  timeline_.record(node, std::string(name_of(e.kind)), std::move(what));
 }
 
 }  // namespace
@@ -246,7 +262,7 @@ void check_worker_variant(const std::string& name) {
 
 WorkerRunResult run_worker_ids(const WorkerRunConfig& config, std::FILE* progress) {
   plumbing::InterruptGuard guard;
-  Run run(config, progress);
+  WorkerRun run(config, progress);
   return run.play();
 }
 

@@ -46,6 +46,8 @@ struct WorkerRunConfig {
   std::string keep_dir;
 };
 
+// A fault as worker_ids.json shows it: the run's timeline record (fault/timeline.hpp) at its
+// CLOCK_MONOTONIC instant.
 struct LoggedFault {
   std::int64_t at_ns = 0;
   std::string what;

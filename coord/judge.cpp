@@ -11,7 +11,7 @@ fault::Verdict judge(const WorkerAnalysis& a) {
   const std::string among =
       fmt::format("among {} IDs from {} node{}", a.ids, nodes, nodes == 1 ? "" : "s");
   std::string silent;
-  for (const NodeFigures& n : a.nodes) {
+  for (const WorkerNodeFigures& n : a.nodes) {
     if (n.ids == 0) silent += fmt::format("{}node {} issued no ID", silent.empty() ? "" : "; ", n.node);
   }
   if (a.duplicates > 0) {
@@ -25,7 +25,7 @@ fault::Verdict judge(const WorkerAnalysis& a) {
     v.outcome = fault::Outcome::kept;
     v.evidence = "no ID issued twice " + among;
   }
-  for (const NodeFigures& n : a.nodes) {
+  for (const WorkerNodeFigures& n : a.nodes) {
     if (n.zombie_ids == 0) continue;
     v.findings.push_back(
         fmt::format("node {} issued {} IDs under a worker id another node had claimed after it",

@@ -17,7 +17,7 @@ json spans_json(const std::vector<Span>& spans, std::int64_t start) {
   return out;
 }
 
-json node_json(const NodeFigures& f, std::int64_t start) {
+json node_json(const WorkerNodeFigures& f, std::int64_t start) {
   json lost = json::array();
   for (std::int64_t at : f.lost) lost.push_back((at - start) / 1e6);
   return {{"node", f.node},
@@ -48,7 +48,7 @@ json to_json(const WorkerRunResult& r) {
                     {"at_a_ms", (d.at_a_ns - t0) / 1e6}, {"at_b_ms", (d.at_b_ns - t0) / 1e6}});
   }
   for (const LoggedFault& f : r.faults) faults.push_back({{"at_ms", (f.at_ns - t0) / 1e6}, {"what", f.what}});
-  for (const NodeFigures& f : a.nodes) nodes.push_back(node_json(f, t0));
+  for (const WorkerNodeFigures& f : a.nodes) nodes.push_back(node_json(f, t0));
   const WorkerRunConfig& c = r.config;
   return {{"scenario", c.scenario},
           {"scenario_summary", r.scenario_summary},

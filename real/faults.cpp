@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "chaos/faketime.hpp"
+#include "fault/timeline.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/raw_time.hpp"
@@ -64,54 +65,45 @@ std::vector<const RealSystem*> systems_for(std::string_view scenario,
   return out;
 }
 
-// The clock of a scenario: phases held for scaled durations, events stamped in true time,
-// progress lines while it waits.
+// The clock of a scenario, on its fault::Timeline: phases held for scaled durations, events
+// recorded with their time into the parts' records, progress lines while it waits.
 class Stage {
  public:
   Stage(std::string scenario, const FaultOptions& options)
-      : scenario_(std::move(scenario)), options_(options) {}
+      : options_(options), timeline_("real-chaos", std::move(scenario), options.progress) {}
 
-  void begin(FaultRecords& r, int servers) const {
+  // A part begins now: its records' instant 0 is the timeline's.
+  void begin(FaultRecords& r, int servers) {
+    timeline_.start_in();
     r.servers = servers;
-    r.start_true_ns = plumbing::true_ns();
-    r.start_mono_ns = plumbing::monotonic_ns();
+    r.start_true_ns = timeline_.start_true_ns();
+    r.start_mono_ns = timeline_.start_mono_ns();
   }
   void end(FaultRecords& r) const { r.stop_mono_ns = plumbing::monotonic_ns(); }
 
   // Records `what` now, in every record set given, and says it; returns the instant (true ns).
-  std::int64_t event(std::initializer_list<FaultRecords*> records, const std::string& what) const {
-    const std::int64_t t = plumbing::true_ns();
-    for (FaultRecords* r : records) r->events.push_back({t, what});
-    say(what);
-    return t;
+  std::int64_t event(std::initializer_list<FaultRecords*> records, const std::string& what) {
+    const fault::FaultRecord e = timeline_.record(fault::kNoNode, "fault", what);
+    for (FaultRecords* r : records) r->events.push_back(e);
+    return e.true_ns;
   }
 
-  void say(const std::string& line) const {
-    if (options_.progress != nullptr) {
-      fmt::print(options_.progress, "{}: {}\n", scenario_, line);
-      std::fflush(options_.progress);
-    }
-  }
+  void say(const std::string& line) const { timeline_.say(line); }
 
   // Holds for `seconds` × time scale while the clients work; a progress line every second.
   void hold(double seconds, std::string_view what,
             std::initializer_list<const ClientPool*> pools) const {
     const auto total = static_cast<std::int64_t>(seconds * options_.time_scale * 1e9);
     const std::int64_t start = plumbing::monotonic_ns();
-    std::int64_t next_line = start + 1'000'000'000;
-    for (;;) {
-      plumbing::throw_if_interrupted();
+    for (std::int64_t next_line = start + 1'000'000'000;; next_line += 1'000'000'000) {
+      timeline_.wait_until(std::min(start + total, next_line));
       const std::int64_t now = plumbing::monotonic_ns();
       if (now >= start + total) break;
-      if (now >= next_line) {
-        std::uint64_t ids = 0, failures = 0;
-        for (const ClientPool* p : pools) ids += p->ids(), failures += p->failures();
-        say(fmt::format("{} {:.1f}/{:.1f} s, {} IDs, {} failed requests", what,
-                        static_cast<double>(now - start) / 1e9, static_cast<double>(total) / 1e9,
-                        ids, failures));
-        next_line += 1'000'000'000;
-      }
-      plumbing::sleep_until_mono(std::min(start + total, now + 50'000'000));
+      std::uint64_t ids = 0, failures = 0;
+      for (const ClientPool* p : pools) ids += p->ids(), failures += p->failures();
+      say(fmt::format("{} {:.1f}/{:.1f} s, {} IDs, {} failed requests", what,
+                      static_cast<double>(now - start) / 1e9, static_cast<double>(total) / 1e9, ids,
+                      failures));
     }
   }
 
@@ -135,8 +127,8 @@ class Stage {
   }
 
  private:
-  std::string scenario_;
   const FaultOptions& options_;
+  fault::Timeline timeline_;
 };
 
 FaultPart part_of(const RealSystem& s, RunningSystem& run) {
@@ -164,7 +156,7 @@ void say_adapter_stderr(const Stage& st, const FaultPart& p) {
 // One system's part of a scenario under load: its servers up, the part begun, its clients
 // asking (the ticket pair's IDs attributed to their server by parity).
 struct UnderLoad {
-  UnderLoad(const Stage& st, const RealSystem& sys, const MariadbSettings& base,
+  UnderLoad(Stage& st, const RealSystem& sys, const MariadbSettings& base,
             const FaultOptions& o)
       : run(sys, base), part(part_of(sys, run)) {
     st.begin(part.records, static_cast<int>(run.servers().size()));
@@ -172,7 +164,7 @@ struct UnderLoad {
   }
   MariadbServer& server(std::size_t i) { return *run.servers().at(i); }
   // Ends the part: its clients stopped and joined, what they gathered analysed.
-  FaultPart& collect(const Stage& st) {
+  FaultPart& collect(Stage& st) {
     pool->stop_into(part.records);
     for (MariadbServer* s : run.servers()) part.server_logs.push_back(s->log_tail());
     st.end(part.records);
@@ -193,7 +185,7 @@ struct Crash {
 
 // kill -9 of `server` (called `who` in the events), `down_s` × the time scale of load without
 // it, then its restart, through crash recovery, until it answers again.
-Crash crash_and_restart(const Stage& st, UnderLoad& u, MariadbServer& server,
+Crash crash_and_restart(Stage& st, UnderLoad& u, MariadbServer& server,
                         const std::string& who, double down_s) {
   Crash c{};
   c.killed_ns = st.event({&u.part.records}, "kill -9 of " + who);
@@ -237,7 +229,7 @@ FaultRun on_each(std::string_view scenario, std::initializer_list<std::string_vi
 }
 
 // Ends the two parts of a UUID scenario (one pool each): clients stopped, figures computed.
-void collect_pair(const Stage& st, ClientPool& pa, ClientPool& pb, FaultPart& a, FaultPart& b) {
+void collect_pair(Stage& st, ClientPool& pa, ClientPool& pb, FaultPart& a, FaultPart& b) {
   pa.stop_into(a.records);
   pb.stop_into(b.records);
   st.end(a.records);
@@ -264,7 +256,7 @@ ClockProbe probe(MariadbServer& server) {
 }
 
 FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
-  const Stage st("ticket-restore", o);
+  Stage st("ticket-restore", o);
   UnderLoad u(st, sys, MariadbSettings{}, o);
   FaultRecords& r = u.part.records;
   MariadbServer& server0 = u.server(0);
@@ -295,7 +287,7 @@ FaultRun ticket_restore(const FaultOptions& o) {
 }
 
 FaultPart ticket_server_down_on(const RealSystem& sys, const FaultOptions& o) {
-  const Stage st("ticket-server-down", o);
+  Stage st("ticket-server-down", o);
   UnderLoad u(st, sys, MariadbSettings{}, o);
   st.hold(1.0, "both servers up", {u.pool.get()});
   st.await_issuing(*u.pool, {}, "before the kill");
@@ -318,7 +310,7 @@ std::string kill9_label(int flush, int lock_mode) {
 
 FaultPart auto_increment_kill9_once(const RealSystem& sys, const FaultOptions& o, int flush,
                                     int lock_mode) {
-  const Stage st("auto-increment-kill9", o);
+  Stage st("auto-increment-kill9", o);
   MariadbSettings base;
   base.flush_log_at_trx_commit = flush;
   base.autoinc_lock_mode = lock_mode;
@@ -408,7 +400,7 @@ void probe_all(UuidRig& rig, FaultPart& a, FaultPart& b) {
 }
 
 std::vector<FaultPart> uuid_clock_back_parts(const FaultOptions& o) {
-  const Stage st("uuid-clock-back", o);
+  Stage st("uuid-clock-back", o);
   const FakedClock clock;
   UuidRig rig(clock);
   FaultPart a = part_of(rig.uuid_sys, rig.uuid), b = part_of(rig.short_sys, rig.shortid);
@@ -483,7 +475,7 @@ void add_start_seconds(FaultPart& p, std::optional<std::int64_t> first, std::int
 }
 
 std::vector<FaultPart> uuid_short_restart_behind_parts(const FaultOptions& o) {
-  const Stage st("uuid-short-restart-behind", o);
+  Stage st("uuid-short-restart-behind", o);
   const FakedClock clock;
   UuidRig rig(clock);
   FaultPart a = part_of(rig.uuid_sys, rig.uuid), b = part_of(rig.short_sys, rig.shortid);

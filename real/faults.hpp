@@ -56,6 +56,7 @@
 #include <nlohmann/json.hpp>
 
 #include "external/stderr_capture.hpp"
+#include "fault/timeline.hpp"
 #include "fault/verdict.hpp"
 #include "generators/errors.hpp"
 #include "generators/id.hpp"
@@ -86,12 +87,6 @@ struct ClockProbe {
   double server_minus_true_ms = 0;
 };
 
-// What a scenario played, when (true ns).
-struct FaultEvent {
-  std::int64_t true_ns = 0;
-  std::string what;
-};
-
 // Everything one scenario measured. Pure data: analyse_faults() turns it into figures.
 struct FaultRecords {
   // ms from the part's start to true time `true_ns`, as reports and verdicts show times.
@@ -105,7 +100,7 @@ struct FaultRecords {
   std::vector<IssuedId> ids;  // every ID, in no particular order
   std::vector<FailedRequest> failures;
   std::uint64_t requests = 0;  // attempted, successful or not
-  std::vector<FaultEvent> events;
+  std::vector<fault::FaultRecord> events;  // what the scenario played, when (its timeline's)
   std::vector<ClockProbe> probes;
   // What the adapters wrote on stderr: their summary counters (retries, deadlocks, failovers;
   // summed over every adapter of the part, nullopt when none printed one) and other lines.

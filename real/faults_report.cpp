@@ -57,7 +57,7 @@ nlohmann::ordered_json timeline_json(const FaultFigures& f) {
 
 nlohmann::ordered_json part_json(const FaultPart& p) {
   nlohmann::ordered_json events = nlohmann::ordered_json::array();
-  for (const FaultEvent& e : p.records.events) {
+  for (const fault::FaultRecord& e : p.records.events) {
     events.push_back({{"t_ms", p.records.ms_since_start(e.true_ns)}, {"what", e.what}});
   }
   nlohmann::ordered_json probes = nlohmann::ordered_json::array();
