@@ -79,7 +79,7 @@ json fault_check_json(const RunResult& r) {
          {"kind", f.kind},
          {"expected_ms", round1(f.expected_ms)},
          {"observed_ms", f.observed_ms ? json(round1(*f.observed_ms)) : json(nullptr)},
-         {"outcome", outcome_name(f.outcome)},
+         {"outcome", name_of(f.outcome)},
          {"how", f.how}});
   }
   const bool applied = fault_gaps(c, r.start_true_ns).empty();

@@ -26,7 +26,7 @@ std::string minutes(double seconds) {
 
 // A matrix stream differs from another only in these fields (plan_matrix), so the label names it.
 std::string stream_label(const StreamSpec& s) {
-  if (s.variant.empty()) return fmt::format("{} bigint", to_string(s.synthetic));
+  if (s.variant.empty()) return fmt::format("{} bigint", name_of(s.synthetic));
   return fmt::format("{}, {} writer{}, {}/ms{}", s.variant, s.writers, s.writers == 1 ? "" : "s",
                      s.rate, s.arrival == Arrival::poisson ? " poisson" : "");
 }

@@ -17,14 +17,14 @@ nlohmann::json stream_json(const StreamSpec& spec, const RunResult& result) {
       spec.variant.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.variant);
   return {{"description", result.description},
           {"variant", variant},
-          {"synthetic", to_string(spec.synthetic)},
+          {"synthetic", name_of(spec.synthetic)},
           {"keys_file", spec.keys_file},
           {"layout", spec.layout},
           {"rate_per_ms", spec.rate},
           {"achieved_rate_per_ms", result.achieved_rate},
           {"writers", spec.writers},
           {"node_major", spec.node_major},
-          {"arrival", to_string(spec.arrival)},
+          {"arrival", name_of(spec.arrival)},
           {"seed", spec.seed}};
 }
 
@@ -36,7 +36,7 @@ nlohmann::json secondary_errors_json(const ValidationRow& r) {
 
 nlohmann::json validation_row_json(const ValidationRow& r) {
   return {{"stream", r.stream.label},
-          {"key_type", to_string(r.key_type)},
+          {"key_type", name_of(r.key_type)},
           {"payload_bytes", r.payload_bytes},
           {"secondary_indexes", r.stream.secondary},
           {"secondary_errors", secondary_errors_json(r)},
@@ -71,7 +71,7 @@ nlohmann::json to_json(const Metrics& m) {
   return {{"engine", m.engine},
           {"engine_version", m.engine_version},
           {"rows", m.rows},
-          {"key_type", to_string(m.key_type)},
+          {"key_type", name_of(m.key_type)},
           {"leaf_pages", opt(m.leaf_pages)},
           {"avg_leaf_fill", opt(m.avg_leaf_fill)},
           {"splits_per_1k", opt(m.splits_per_1k)},

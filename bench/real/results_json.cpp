@@ -92,7 +92,7 @@ json locality_json(const LocalityRecord& l) {
   }
   if (const auto& m = f.metrics) {
     j["engine"] = m->engine + " (" + m->engine_version + ")";
-    j["key_type"] = locality::to_string(m->key_type);
+    j["key_type"] = locality::name_of(m->key_type);
     j["leaf_pages"] = optional_json(m->leaf_pages);
     j["avg_leaf_fill"] = optional_json(m->avg_leaf_fill);
     j["splits_per_1k"] = optional_json(m->splits_per_1k);
