@@ -25,8 +25,8 @@
 #include <optional>
 
 #include "bench/locality/matrix.hpp"
-#include "bench/locality/results_json.hpp"
-#include "bench/locality/results_text.hpp"
+#include "bench/locality/run_json.hpp"
+#include "bench/locality/run_text.hpp"
 #include "bench/locality/single_run.hpp"
 #include "bench/locality/validate.hpp"
 #include "cli/commands.hpp"
@@ -112,7 +112,7 @@ void run_one(LocalityArgs& a) {
     throw CLI::RuntimeError(kExitMissingTool);
   }
   if (a.json) {
-    print_json(run_json(spec, result));
+    print_json(to_json(spec, result));
   } else {
     print_run(result, std::cout);
   }
@@ -126,7 +126,7 @@ void run_validate(const LocalityArgs& a) {
   opts.progress = &std::cerr;
   const ValidationReport report = run_validation(opts);
   if (a.json) {
-    print_json(validation_json(report));
+    print_json(to_json(report));
   } else {
     print_validation(report, std::cout);
   }

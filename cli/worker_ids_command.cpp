@@ -20,7 +20,7 @@
 #include "coord/driver.hpp"
 #include "coord/etcd_cluster.hpp"
 #include "coord/rates.hpp"
-#include "coord/result_json.hpp"
+#include "coord/run_json.hpp"
 #include "coord/scenario.hpp"
 #include "fault/verdict.hpp"
 #include "generators/layout.hpp"

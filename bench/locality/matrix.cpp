@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "plumbing/child_process.hpp"
-#include "bench/locality/results_json.hpp"
+#include "bench/locality/run_json.hpp"
 #include "bench/locality/validate.hpp"
 #include "plumbing/atomic_file.hpp"
 
@@ -136,7 +136,7 @@ nlohmann::json cross_check(const MatrixOptions& options, const Progress& progres
     return nullptr;
   }
   if (!report.pass()) progress.say("WARNING: the model disagrees with InnoDB");
-  return validation_json(report);
+  return to_json(report);
 }
 
 }  // namespace
@@ -180,7 +180,7 @@ int run_matrix(const MatrixOptions& options) {
       progress.run(done++, runs.size(),
                    fmt::format("{} ({} rows)", label_of(runs[i]), options.rows));
       plumbing::throw_if_interrupted();
-      file.add_run(i, run_json(runs[i], run_locality(runs[i], stream)));
+      file.add_run(i, to_json(runs[i], run_locality(runs[i], stream)));
     }
     plumbing::throw_if_interrupted();
   }

@@ -1,5 +1,5 @@
-// results_text.cpp — locality results as text tables (see results_text.hpp).
-#include "bench/locality/results_text.hpp"
+// run_text.cpp — locality results as text tables (see run_text.hpp).
+#include "bench/locality/run_text.hpp"
 
 #include <fmt/format.h>
 

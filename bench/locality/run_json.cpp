@@ -1,5 +1,5 @@
-// results_json.cpp — locality results as JSON (see results_json.hpp).
-#include "bench/locality/results_json.hpp"
+// run_json.cpp — locality results as JSON (see run_json.hpp).
+#include "bench/locality/run_json.hpp"
 
 #include "plumbing/run_context.hpp"
 
@@ -34,7 +34,7 @@ nlohmann::json secondary_errors_json(const ValidationRow& r) {
   return out;
 }
 
-nlohmann::json validation_row_json(const ValidationRow& r) {
+nlohmann::json to_json(const ValidationRow& r) {
   return {{"stream", r.stream.label},
           {"key_type", name_of(r.key_type)},
           {"payload_bytes", r.payload_bytes},
@@ -85,7 +85,7 @@ nlohmann::json to_json(const Metrics& m) {
           {"note", m.note}};
 }
 
-nlohmann::json run_json(const RunSpec& spec, const RunResult& result) {
+nlohmann::json to_json(const RunSpec& spec, const RunResult& result) {
   nlohmann::json j = to_json(result.metrics);
   j["stream"] = stream_json(spec.stream, result);
   j["payload_bytes"] = spec.payload_bytes;
@@ -94,9 +94,9 @@ nlohmann::json run_json(const RunSpec& spec, const RunResult& result) {
   return j;
 }
 
-nlohmann::json validation_json(const ValidationReport& report) {
+nlohmann::json to_json(const ValidationReport& report) {
   nlohmann::json rows = nlohmann::json::array();
-  for (const auto& r : report.rows) rows.push_back(validation_row_json(r));
+  for (const auto& r : report.rows) rows.push_back(to_json(r));
   return {{"validation", rows},
           {"innodb_ran", report.innodb_ran},
           {"pass", report.innodb_ran && report.pass()},
