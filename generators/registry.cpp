@@ -41,6 +41,36 @@ Variant snowflake_variant(std::string_view name, std::string_view summary, NodeI
           .make = std::move(make)};
 }
 
+Variant time_uuid_variant(std::string_view name, std::string_view summary, Ordering ordering,
+                          IdTime id_time,
+                          std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make) {
+  return {.name = name,
+          .summary = summary,
+          .family = "uuid",
+          .scheme = "",  // a baseline's, unless the variant names its row
+          .width = IdWidth::bits128,
+          .ordering = ordering,
+          .time_based = true,
+          .id_time = id_time,
+          .defaults = {},
+          .make = std::move(make)};
+}
+
+Variant dce_uuid_variant(std::string_view name, std::string_view summary, Ordering ordering,
+                         bool clock_sequence_quick,
+                         std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make) {
+  Variant v = time_uuid_variant(name, summary, ordering, IdTime::uuid, std::move(make));
+  v.scheme = "DCE";
+  v.node_ids = NodeIds::one;
+  v.defaults = {.chaos = false,
+                .chaos_quick = false,
+                .locality = true,
+                .clock_sequence = true,
+                .clock_sequence_quick = clock_sequence_quick,
+                .locality_live_pace = true};
+  return v;
+}
+
 std::span<const Variant> variants() {
   static const std::vector<Variant> all = {
       describe_mutex(),          describe_cas(),           describe_thread_local(),

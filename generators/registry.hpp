@@ -153,6 +153,24 @@ Variant snowflake_variant(std::string_view name, std::string_view summary, NodeI
                           bool chaos_quick,
                           std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make);
 
+// The facts every time-based UUID variant shares: family "uuid", 128-bit, reads a clock (so
+// takes a policy). A variant adds its name, summary, the order it promises, how its IDs carry
+// time and its factory, and sets on the result whatever else is its own (scheme, node ids,
+// matrix defaults).
+Variant time_uuid_variant(std::string_view name, std::string_view summary, Ordering ordering,
+                          IdTime id_time,
+                          std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make);
+
+// The facts both DCE UUIDs (v1, v6: generators/dce_uuid.hpp) add to those: scheme "DCE", one
+// node id a process, time carried as RFC 9562's 100-ns count (IdTime::uuid), a clock sequence
+// of their own (so the chaos matrix's clock-sequence cells), driven at a live table's pace in
+// the locality matrix, outside the chaos matrix's policy cells. A version adds its name,
+// summary, the order its field layout gives, whether its clock-sequence cells are in the quick
+// matrix too, and its factory.
+Variant dce_uuid_variant(std::string_view name, std::string_view summary, Ordering ordering,
+                         bool clock_sequence_quick,
+                         std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make);
+
 std::span<const Variant> variants();
 // Which of libuuid's paths uuid_generate_time takes on this host (uuidd, its clock state
 // file, or the per-thread in-process fallback), found by probing what the library probes.
