@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""floors_smoke_test.py — idbench-bench writes the floors' counters as bench/report.hpp says:
+"""floors_smoke_test.py — idbench-bench writes the floors' counters as bench/gbench_output.hpp says:
 ns_per_id on generate-mode runs, and on a variant's and the reference's entries their cost
 above each floor, the floor's median over its reported repetitions (Google Benchmark's probe
 runs left out), or no such counter when the floor was filtered out. A short run (milliseconds

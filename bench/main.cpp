@@ -15,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/gbench_output.hpp"
 #include "bench/plant.hpp"
 #include "bench/register.hpp"
-#include "bench/report.hpp"
 #include "bench/ticks.hpp"
 #include "generators/layout.hpp"
 

@@ -8,7 +8,8 @@
 //   floor/no-clock/threads:<T>, floor/clock-once/threads:<T>
 //                                             the harness's floors (generators/reference.hpp),
 //                                             registered before the variants: each variant's
-//                                             cost above them is in its counters (report.hpp)
+//                                             cost above them is in its counters
+//                                             (gbench_output.hpp)
 //   floor/clock-once+mutex/threads:1, floor/clock-once+cas/threads:1
 //                                             the clock-once floor plus one uncontended
 //                                             std::mutex / compare-exchange: the floors under

@@ -2,7 +2,7 @@
 // a whole run comes to once every thread is done (`RunSummary`). Pure: no timing, no output.
 //
 // The measuring loops (measure.hpp) write one ThreadResult per thread; `summarize` merges them
-// after the run; report.hpp turns a RunSummary into Google Benchmark counters.
+// after the run; gbench_output.hpp turns a RunSummary into Google Benchmark counters.
 //
 // Thread safety: a ThreadResult is written by its own thread only; `summarize` runs after all
 // of them have finished (the run's closing barrier orders the writes before it).

@@ -50,7 +50,8 @@ void scan_calls(const IncarnationFacts& inc, const IncarnationRecords& recs, Ana
       if (is_refusal(r)) {
         ++a.refusals;
         ++nf.refusals;
-        ++a.refusals_by_kind[refusal_kind_name(static_cast<RefusalKind>(r.detail))];
+        const auto kind = static_cast<RefusalKind>(r.detail);
+        ++a.refusals_by_kind[std::string(name_of(kind))];
         a.refused_behind_max_ms = std::max(a.refused_behind_max_ms, static_cast<std::int64_t>(r.hi));
         if (refusing_since < 0) refusing_since = call_start;
         continue;

@@ -99,24 +99,6 @@ std::string default_node_binary() {
       "or pass its path");
 }
 
-std::string_view kind_name(EventKind kind) {
-  switch (kind) {
-    case EventKind::step:
-      return "step";
-    case EventKind::set_rate:
-      return "set_rate";
-    case EventKind::stop:
-      return "stop";
-    case EventKind::resume:
-      return "resume";
-    case EventKind::kill:
-      return "kill";
-    case EventKind::restart:
-      return "restart";
-  }
-  return "step";
-}
-
 // Where a run's files and programs are.
 struct RunPaths {
   std::string dir;
@@ -309,7 +291,7 @@ void ChaosRun::play_events() {
       if (e.node == kAllNodes || e.node == n.index) apply(e, n, at.true_ns);
     }
     played_.emplace(timeline_.history().size(), e);
-    timeline_.record_at(at, e.node, std::string(kind_name(e.kind)), std::string(e.why));
+    timeline_.record_at(at, e.node, std::string(name_of(e.kind)), std::string(e.why));
   }
 }
 

@@ -53,7 +53,8 @@ std::vector<ClockFault> faults_of(const RunFacts& f, int k) {
   }
   std::size_t write = 0;
   for (const LoggedEvent& e : f.events) {
-    const bool clock = e.kind == "step" || e.kind == "resume" || e.kind == "set_rate";
+    const bool clock = e.kind == name_of(EventKind::step) || e.kind == name_of(EventKind::resume) ||
+                       e.kind == name_of(EventKind::set_rate);
     if (!clock || (e.node != kAllNodes && e.node != k)) continue;
     ClockFault c{k, e.true_ns, e.true_ns, 0, e.what, "step", 0, 1, 0};
     if (write < node.clock_writes.size()) {
@@ -61,7 +62,7 @@ std::vector<ClockFault> faults_of(const RunFacts& f, int k) {
       c.landed = node.clock_writes[write].to;
     }
     ++write;
-    if (e.kind == "set_rate") {
+    if (e.kind == name_of(EventKind::set_rate)) {
       c.kind = "rate";
       c.rate_to = e.rate.value_or(1.0);
     } else {
@@ -285,19 +286,7 @@ bool any_id(const std::vector<Stream>& streams) {
 
 }  // namespace
 
-const char* outcome_name(FaultOutcome o) {
-  switch (o) {
-    case FaultOutcome::applied:
-      return "applied";
-    case FaultOutcome::not_applied:
-      return "not applied";
-    case FaultOutcome::unverified:
-      return "not verified";
-    case FaultOutcome::below_resolution:
-      return "below resolution";
-  }
-  return "not verified";
-}
+std::string_view name_of(FaultOutcome o) { return plumbing::name_in(kFaultOutcomeNames, o); }
 
 bool FaultCheck::any(FaultOutcome o) const {
   return std::any_of(faults.begin(), faults.end(),

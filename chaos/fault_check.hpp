@@ -77,10 +77,15 @@
 // Thread safety: a pure function.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "plumbing/enum_names.hpp"
 
 namespace idbench::chaos {
 
@@ -97,7 +102,17 @@ inline constexpr double kShownFraction = 0.5;
 inline constexpr double kMinVerifiableMs = 3;
 
 enum class FaultOutcome { applied, not_applied, unverified, below_resolution };
-const char* outcome_name(FaultOutcome o);
+// The outcome's word in a run's fault_check JSON ("applied", "not verified").
+inline constexpr std::array<plumbing::Named<FaultOutcome>, 4> kFaultOutcomeNames = {{
+    {FaultOutcome::applied, "applied"},
+    {FaultOutcome::not_applied, "not applied"},
+    {FaultOutcome::unverified, "not verified"},
+    {FaultOutcome::below_resolution, "below resolution"},
+}};
+static_assert(plumbing::one_to_one(kFaultOutcomeNames));
+static_assert(kFaultOutcomeNames.size() ==
+              static_cast<std::size_t>(FaultOutcome::below_resolution) + 1);
+std::string_view name_of(FaultOutcome o);
 
 struct FaultVerification {
   int node = 0;

@@ -1,5 +1,5 @@
 // matrix.cpp — planning and running the chaos matrix (see matrix.hpp); rendering is in
-// matrix_report.cpp.
+// matrix_json.cpp (chaos.json) and matrix_progress.cpp (the progress lines).
 #include "chaos/matrix.hpp"
 
 #include <fmt/format.h>
@@ -8,7 +8,8 @@
 #include <optional>
 
 #include "chaos/driver.hpp"
-#include "chaos/matrix_report.hpp"
+#include "chaos/matrix_json.hpp"
+#include "chaos/matrix_progress.hpp"
 #include "chaos/process.hpp"
 #include "chaos/scenario.hpp"
 #include "generators/errors.hpp"

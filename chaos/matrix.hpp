@@ -5,7 +5,7 @@
 //
 // Three steps, each its own function: `plan_matrix` turns the configuration into cells (and
 // rejects bad input before anything runs or is written), `run_matrix` runs them one by one,
-// and the report (matrix_report.hpp) renders progress lines and the JSON document.
+// and matrix_json.hpp and matrix_progress.hpp render the JSON document and progress lines.
 //
 // Which variants run by default is the variants' own description (`Variant::defaults.chaos`,
 // `.chaos_quick` in generators/registry.hpp): nothing here names a variant. Restarting

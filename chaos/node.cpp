@@ -324,7 +324,7 @@ class Node {
     // written under the mutex.
     if (seen_[k].exchange(true, std::memory_order_relaxed)) return;
     std::lock_guard<std::mutex> lock(messages_mu_);
-    append_line(messages_path_, fmt::format("{}\t{}\n", refusal_kind_name(kind), what));
+    append_line(messages_path_, fmt::format("{}\t{}\n", name_of(kind), what));
   }
 
   // A program's failure (external::ProgramError) goes to its own file too, for the driver to

@@ -23,8 +23,12 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
+
+#include "plumbing/enum_names.hpp"
 
 namespace idbench::chaos {
 
@@ -40,20 +44,19 @@ enum class RefusalKind : std::uint16_t {
 };
 inline constexpr int kRefusalKinds = 6;  // index 0 unused, so a kind indexes an array
 
-inline const char* refusal_kind_name(RefusalKind kind) {
-  switch (kind) {
-    case RefusalKind::clock_moved_backwards:
-      return "clock_moved_backwards";
-    case RefusalKind::wait_bound_exceeded:
-      return "wait_bound_exceeded";
-    case RefusalKind::borrow_limit_exceeded:
-      return "borrow_limit_exceeded";
-    case RefusalKind::epoch_exhausted:
-      return "epoch_exhausted";
-    case RefusalKind::other:
-      return "other";
-  }
-  return "other";
+// The kind's word, in the .messages files and the analysis's refusals_by_kind; a number no
+// kind has (a record's detail is read from disk) reads as "other".
+inline constexpr std::array<plumbing::Named<RefusalKind>, kRefusalKinds - 1> kRefusalKindNames = {{
+    {RefusalKind::clock_moved_backwards, "clock_moved_backwards"},
+    {RefusalKind::wait_bound_exceeded, "wait_bound_exceeded"},
+    {RefusalKind::borrow_limit_exceeded, "borrow_limit_exceeded"},
+    {RefusalKind::epoch_exhausted, "epoch_exhausted"},
+    {RefusalKind::other, "other"},
+}};
+static_assert(plumbing::one_to_one(kRefusalKindNames));
+
+inline std::string_view name_of(RefusalKind kind) {
+  return plumbing::name_in(kRefusalKindNames, kind, "other");
 }
 
 struct Record {

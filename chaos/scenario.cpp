@@ -135,6 +135,8 @@ std::vector<Scenario> build() {
 
 }  // namespace
 
+std::string_view name_of(EventKind kind) { return plumbing::name_in(kEventKindNames, kind); }
+
 std::span<const Scenario> scenarios() {
   static const std::vector<Scenario> all = build();
   return all;

@@ -13,11 +13,15 @@
 // Thread safety: immutable data.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "plumbing/enum_names.hpp"
 
 namespace idbench::chaos {
 
@@ -31,6 +35,19 @@ enum class EventKind {
   kill,      // SIGKILL: the process dies with its in-memory state
   restart,   // a new process with the same node id, configuration and clock
 };
+// The kinds' words in a run's event log (LoggedEvent::kind, the timeline in the JSON), which
+// fault verification reads back.
+inline constexpr std::array<plumbing::Named<EventKind>, 6> kEventKindNames = {{
+    {EventKind::step, "step"},
+    {EventKind::set_rate, "set_rate"},
+    {EventKind::stop, "stop"},
+    {EventKind::resume, "resume"},
+    {EventKind::kill, "kill"},
+    {EventKind::restart, "restart"},
+}};
+static_assert(plumbing::one_to_one(kEventKindNames) &&
+              kEventKindNames.size() == static_cast<std::size_t>(EventKind::restart) + 1);
+std::string_view name_of(EventKind kind);
 
 struct Event {
   std::int64_t at_ms = 0;

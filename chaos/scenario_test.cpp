@@ -71,5 +71,16 @@ TEST(Scaled, ScalesTimesAndSizesButNotRates) {
   EXPECT_EQ(n.events[2].step_ms, -500);
 }
 
+// The event log's words: fault verification (fault_check.cpp) reads step, set_rate and resume
+// back by these very words, and chaos.json's timeline carries them.
+TEST(Scenarios, EventKindsHaveTheEventLogsWords) {
+  EXPECT_EQ(name_of(EventKind::step), "step");
+  EXPECT_EQ(name_of(EventKind::set_rate), "set_rate");
+  EXPECT_EQ(name_of(EventKind::stop), "stop");
+  EXPECT_EQ(name_of(EventKind::resume), "resume");
+  EXPECT_EQ(name_of(EventKind::kill), "kill");
+  EXPECT_EQ(name_of(EventKind::restart), "restart");
+}
+
 }  // namespace
 }  // namespace idbench::chaos

@@ -1,6 +1,6 @@
 // chaos_command.cpp — `idbench chaos`: the command line over the chaos library (chaos/options.hpp
-// for its flags, chaos/driver.hpp for one run, chaos/matrix.hpp for the matrix, chaos/report.hpp
-// for what is printed).
+// for its flags, chaos/driver.hpp for one run, chaos/matrix.hpp for the matrix, chaos/run_json.hpp
+// and chaos/run_text.hpp for what is printed).
 #include "cli/chaos_command.hpp"
 
 #include <fmt/format.h>
@@ -12,7 +12,8 @@
 #include "chaos/matrix.hpp"
 #include "chaos/options.hpp"
 #include "chaos/process.hpp"
-#include "chaos/report.hpp"
+#include "chaos/run_json.hpp"
+#include "chaos/run_text.hpp"
 #include "chaos/scenario.hpp"
 #include "external/exec_options.hpp"
 #include "generators/errors.hpp"

@@ -18,14 +18,15 @@
 // 1 validation disagrees; 2 bad input; 3 a generator refused; 4 an engine's server is not
 // installed (the message names the Debian package).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <iostream>
 #include <memory>
 #include <optional>
 
 #include "bench/locality/matrix.hpp"
-#include "bench/locality/results_json.hpp"
-#include "bench/locality/results_text.hpp"
+#include "bench/locality/run_json.hpp"
+#include "bench/locality/run_text.hpp"
 #include "bench/locality/single_run.hpp"
 #include "bench/locality/validate.hpp"
 #include "cli/commands.hpp"
@@ -33,6 +34,7 @@
 #include "external/exec_options.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
+#include "plumbing/enum_names.hpp"
 #include "plumbing/exit_codes.hpp"
 #include "plumbing/whole_number.hpp"
 
@@ -60,6 +62,28 @@ struct LocalityArgs {
   external::ExecArgs exec;
 };
 
+// The value a flag's word names. The flags' own checks admit only the tables' words, so this
+// throws only if a caller other than the command line fills LocalityArgs wrongly.
+template <class E, std::size_t N>
+E flag_value(const std::array<plumbing::Named<E>, N>& table, const std::string& word,
+        const char* flag) {
+  const std::optional<E> value = plumbing::value_in(table, word);
+  if (!value) {
+    throw Error(fmt::format("{} '{}' is not one of {}", flag, word,
+                            fmt::join(plumbing::names_in(table), ", ")));
+  }
+  return *value;
+}
+
+// --synthetic's words: every stream but `none`, which means "a variant's stream, not synthetic".
+std::vector<std::string> synthetic_words() {
+  std::vector<std::string> words;
+  for (const auto& n : kSyntheticNames) {
+    if (n.value != Synthetic::none) words.emplace_back(n.name);
+  }
+  return words;
+}
+
 void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << std::endl; }
 
 void run_one(LocalityArgs& a) {
@@ -67,14 +91,10 @@ void run_one(LocalityArgs& a) {
   if (a.rows) spec.stream.rows = *a.rows;
   spec.payload_bytes = a.payload_bytes.value_or(0);
   if (!a.synthetic.empty()) {
-    spec.stream.synthetic = a.synthetic == "random" ? Synthetic::random : Synthetic::sequential;
+    spec.stream.synthetic = flag_value(kSyntheticNames, a.synthetic, "--synthetic");
   }
-  spec.stream.arrival = a.arrival == "random"    ? Arrival::random
-                        : a.arrival == "poisson" ? Arrival::poisson
-                                                 : Arrival::round_robin;
-  if (!a.key_type.empty()) {
-    spec.key_type = a.key_type == "binary16" ? KeyType::binary16 : KeyType::bigint;
-  }
+  spec.stream.arrival = flag_value(kArrivalNames, a.arrival, "--arrival");
+  if (!a.key_type.empty()) spec.key_type = flag_value(kKeyTypeNames, a.key_type, "--key-type");
   spec.pool = PoolSpec{a.pool_pages, a.pool_percent};
   // A signal kills the programs --exec started and unwinds with Interrupted (exit 130).
   std::optional<plumbing::InterruptGuard> guard;
@@ -92,7 +112,7 @@ void run_one(LocalityArgs& a) {
     throw CLI::RuntimeError(kExitMissingTool);
   }
   if (a.json) {
-    print_json(run_json(spec, result));
+    print_json(to_json(spec, result));
   } else {
     print_run(result, std::cout);
   }
@@ -106,7 +126,7 @@ void run_validate(const LocalityArgs& a) {
   opts.progress = &std::cerr;
   const ValidationReport report = run_validation(opts);
   if (a.json) {
-    print_json(validation_json(report));
+    print_json(to_json(report));
   } else {
     print_validation(report, std::cout);
   }
@@ -133,7 +153,7 @@ void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
                                "File of keys in arrival order: decimal, or UUID / 32 hex digits");
   auto* synthetic = cmd->add_option("--synthetic", a.synthetic,
                                     "A stream no generator makes: sequential or random bigint")
-                        ->check(CLI::IsMember({"sequential", "random"}));
+                        ->check(CLI::IsMember(synthetic_words()));
   auto* exec = external::add_exec_options(cmd, a.exec);
   variant->excludes(keys, synthetic, exec);
   keys->excludes(synthetic, exec);
@@ -155,7 +175,7 @@ void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
   cmd->add_option("--arrival", a.arrival,
                   "Order within a tick: round-robin or random; or poisson: seeded exponential "
                   "gaps between IDs (mean 1/rate), writers in turn")
-      ->check(CLI::IsMember({"round-robin", "random", "poisson"}))
+      ->check(CLI::IsMember(plumbing::names_in(kArrivalNames)))
       ->capture_default_str();
   cmd->add_option("--seed", a.run.stream.seed,
                   "Seed of random and poisson arrival and synthetic random keys")
@@ -166,7 +186,7 @@ void add_stream_options(CLI::App* cmd, LocalityArgs& a) {
 
 void add_engine_options(CLI::App* cmd, LocalityArgs& a) {
   cmd->add_option("--key-type", a.key_type, "Primary key column: bigint or binary16")
-      ->check(CLI::IsMember({"bigint", "binary16"}));
+      ->check(CLI::IsMember(plumbing::names_in(kKeyTypeNames)));
   cmd->add_option("--payload-bytes", a.payload_bytes,
                   "Fixed-length columns beside the key, in bytes: up to InnoDB's in-page limit "
                   "(8099 with a bigint key, 8091 with binary16); with --matrix, your row size, "

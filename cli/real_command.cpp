@@ -14,7 +14,7 @@
 // as the adapter timed it; --direct adds a direct client's figure to every MariaDB cell. Then, per
 // system, the locality of its real IDs: --locality-rows IDs from 1 client and from the most
 // --clients, interleaved as they arrive, through the InnoDB model (bench/real/real_locality.hpp).
-// The JSON (bench/real/results_json.hpp) is rewritten atomically after every cell, so an
+// The JSON (bench/real/run_json.hpp) is rewritten atomically after every cell, so an
 // interrupted run keeps what it measured ("complete": false).
 //
 // Exit status: 0 every cell and locality pass measured; 2 bad input or a cell or pass failed
@@ -28,7 +28,7 @@
 #include <memory>
 
 #include "bench/real/real_run.hpp"
-#include "bench/real/results_json.hpp"
+#include "bench/real/run_json.hpp"
 #include "cli/commands.hpp"
 #include "cli/finite_range.hpp"
 #include "external/exec_options.hpp"
@@ -122,7 +122,7 @@ void run_real(const RealArgs& a) {
   // Written after every cell when --out is a file; standard output gets it once, at the end.
   const bool rewrite = a.out != "-" && !a.out.empty();
   auto write = [&](const RunRecord& r) {
-    plumbing::write_file_atomically(a.out, run_json(plan, r, profile).dump(2) + "\n");
+    plumbing::write_file_atomically(a.out, to_json(plan, r, profile).dump(2) + "\n");
   };
   RunRecord record;
   record.planned = planned_cells(plan);

@@ -10,6 +10,7 @@
 // or an etcd unreachable or without quorum at start, 4 when etcd is not installed, 130 when
 // interrupted (nodes and etcd members killed, their directories removed).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
 #include <memory>
@@ -19,11 +20,12 @@
 #include "coord/driver.hpp"
 #include "coord/etcd_cluster.hpp"
 #include "coord/rates.hpp"
-#include "coord/result_json.hpp"
+#include "coord/run_json.hpp"
 #include "coord/scenario.hpp"
 #include "fault/verdict.hpp"
 #include "generators/layout.hpp"
 #include "plumbing/atomic_file.hpp"
+#include "plumbing/enum_names.hpp"
 #include "plumbing/run_context.hpp"
 
 namespace idbench::cli {
@@ -70,11 +72,12 @@ std::vector<std::string> chosen_scenarios(const std::string& name) {
 std::vector<coord::Behaviour> chosen_behaviours(const std::string& name) {
   using coord::Behaviour;
   if (name == "all") return {Behaviour::unfenced, Behaviour::deadline, Behaviour::in_id};
-  Behaviour b;
-  if (!coord::parse_behaviour(name, b)) {
-    throw Error(fmt::format("unknown behaviour '{}' (unfenced, deadline, in-id, all)", name));
+  const auto b = coord::behaviour_named(name);
+  if (!b) {
+    throw Error(fmt::format("unknown behaviour '{}' ({}, all)", name,
+                            fmt::join(plumbing::names_in(coord::kBehaviourNames), ", ")));
   }
-  return {b};
+  return {*b};
 }
 
 // "ok", "CAUGHT" (an ID issued twice), or the verdict's word ("no evidence").

@@ -210,23 +210,10 @@ Layout worker_layout(const std::string& layout, Behaviour behaviour, int gen_bit
   return Layout::from_spec(std::move(spec), std::numeric_limits<std::int64_t>::max());
 }
 
-std::string_view name_of(Behaviour b) {
-  switch (b) {
-    case Behaviour::unfenced: return "unfenced";
-    case Behaviour::deadline: return "deadline";
-    case Behaviour::in_id: return "in-id";
-  }
-  return "?";
-}
+std::string_view name_of(Behaviour b) { return plumbing::name_in(kBehaviourNames, b); }
 
-bool parse_behaviour(std::string_view name, Behaviour& out) {
-  for (Behaviour b : {Behaviour::unfenced, Behaviour::deadline, Behaviour::in_id}) {
-    if (name == name_of(b)) {
-      out = b;
-      return true;
-    }
-  }
-  return false;
+std::optional<Behaviour> behaviour_named(std::string_view name) {
+  return plumbing::value_in(kBehaviourNames, name);
 }
 
 int run_coord_node(const CoordNodeConfig& config) {

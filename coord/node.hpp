@@ -26,19 +26,32 @@
 // Thread safety: run_coord_node is the body of a process; call it once.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "coord/etcd_client.hpp"
 #include "generators/layout.hpp"
+#include "plumbing/enum_names.hpp"
 
 namespace idbench::coord {
 
 enum class Behaviour { unfenced, deadline, in_id };
-// "unfenced", "deadline", "in-id"; parse returns false for an unknown name.
+// The words `--behaviour` takes and results carry.
+inline constexpr std::array<plumbing::Named<Behaviour>, 3> kBehaviourNames = {{
+    {Behaviour::unfenced, "unfenced"},
+    {Behaviour::deadline, "deadline"},
+    {Behaviour::in_id, "in-id"},
+}};
+static_assert(plumbing::one_to_one(kBehaviourNames) &&
+              kBehaviourNames.size() == static_cast<std::size_t>(Behaviour::in_id) + 1);
 std::string_view name_of(Behaviour b);
-bool parse_behaviour(std::string_view name, Behaviour& out);
+// The behaviour a word names; nullopt for an unknown word.
+std::optional<Behaviour> behaviour_named(std::string_view name);
 
 struct CoordNodeConfig {
   int index = 0;

@@ -24,7 +24,9 @@ int main(int argc, char** argv) {
   app.add_option("--out-dir", c.out_dir)->required();
   try {
     app.parse(argc, argv);
-    if (!parse_behaviour(behaviour, c.behaviour)) throw CLI::ValidationError("--behaviour", behaviour);
+    const auto named = behaviour_named(behaviour);
+    if (!named) throw CLI::ValidationError("--behaviour", behaviour);
+    c.behaviour = *named;
     c.etcd = worker_ids == "etcd";
     if (c.etcd) c.endpoints = parse_endpoints(endpoints);
   } catch (const CLI::ParseError& e) {

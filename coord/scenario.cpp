@@ -48,18 +48,6 @@ const WorkerScenario* find_worker_scenario(std::string_view name) {
   return nullptr;
 }
 
-std::string_view name_of(FaultKind kind) {
-  switch (kind) {
-    case FaultKind::pause_node: return "pause-node";
-    case FaultKind::resume_node: return "resume-node";
-    case FaultKind::start_fresh: return "start-fresh-node";
-    case FaultKind::kill_leader: return "kill-leader";
-    case FaultKind::restart_killed: return "restart-member";
-    case FaultKind::stop_follower: return "stop-follower";
-    case FaultKind::pause_member0: return "pause-member";
-    case FaultKind::resume_member0: return "resume-member";
-  }
-  return "?";
-}
+std::string_view name_of(FaultKind kind) { return plumbing::name_in(kFaultKindNames, kind); }
 
 }  // namespace idbench::coord

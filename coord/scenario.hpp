@@ -9,9 +9,13 @@
 // gone. Thread safety: immutable data.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <span>
 #include <string_view>
 #include <vector>
+
+#include "plumbing/enum_names.hpp"
 
 namespace idbench::coord {
 
@@ -25,6 +29,19 @@ enum class FaultKind {
   pause_member0,    // SIGSTOP etcd member 0, the only member node 0 talks to
   resume_member0,   // SIGCONT it
 };
+// The kinds' words in the event log and the results.
+inline constexpr std::array<plumbing::Named<FaultKind>, 8> kFaultKindNames = {{
+    {FaultKind::pause_node, "pause-node"},
+    {FaultKind::resume_node, "resume-node"},
+    {FaultKind::start_fresh, "start-fresh-node"},
+    {FaultKind::kill_leader, "kill-leader"},
+    {FaultKind::restart_killed, "restart-member"},
+    {FaultKind::stop_follower, "stop-follower"},
+    {FaultKind::pause_member0, "pause-member"},
+    {FaultKind::resume_member0, "resume-member"},
+}};
+static_assert(plumbing::one_to_one(kFaultKindNames) &&
+              kFaultKindNames.size() == static_cast<std::size_t>(FaultKind::resume_member0) + 1);
 
 struct FaultEvent {
   double at_ttl = 0;  // × TTL after every node is ready

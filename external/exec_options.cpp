@@ -4,25 +4,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-#include <iterator>
-
+#include "plumbing/enum_names.hpp"
 #include "plumbing/whole_number.hpp"
 
 namespace idbench::external {
-namespace {
-
-constexpr Ordering kOrderings[] = {Ordering::k_sorted, Ordering::k_sorted_by_tick,
-                                   Ordering::monotone_per_stream, Ordering::none};
-
-template <class Enum, std::size_t N>
-std::vector<std::string> names_of(const Enum (&values)[N]) {
-  std::vector<std::string> names;
-  for (Enum v : values) names.emplace_back(name_of(v));
-  return names;
-}
-
-}  // namespace
 
 CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args) {
   // A program that cannot run is said while the command line is read, in one line, before
@@ -47,7 +32,7 @@ CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args) {
                   "--exec: how its IDs carry time: layout (--layout), uuid (v1/v6/v7), uuidv7, "
                   "ulid, ksuid (its first 16 bytes), none")
       ->capture_default_str()
-      ->check(CLI::IsMember(names_of(kIdTimes)))
+      ->check(CLI::IsMember(plumbing::names_in(kIdTimeNames)))
       ->needs(exec);
   cmd->add_option("--id-bits", args.id_bits,
                   "--exec: 64 (decimal IDs) or 128 (UUIDs); default from --id-time")
@@ -57,7 +42,7 @@ CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args) {
                   "--exec: the order it promises: k_sorted, k_sorted_by_tick, "
                   "monotone_per_stream, none")
       ->capture_default_str()
-      ->check(CLI::IsMember(names_of(kOrderings)))
+      ->check(CLI::IsMember(plumbing::names_in(kOrderingNames)))
       ->needs(exec);
   cmd->add_option("--batch", args.batch, "--exec: IDs per request")
       ->capture_default_str()
@@ -77,18 +62,15 @@ ExecSpec to_exec_spec(const ExecArgs& args, const std::string& layout) {
   const auto id_time = id_time_named(args.id_time);
   if (!id_time) {
     throw Error(fmt::format("--id-time '{}' is not one of: {}", args.id_time,
-                            fmt::join(names_of(kIdTimes), ", ")));
+                            fmt::join(plumbing::names_in(kIdTimeNames), ", ")));
   }
   spec.id_time = *id_time;
   spec.layout = layout;
   if (args.id_bits) spec.width = *args.id_bits == 128 ? IdWidth::bits128 : IdWidth::bits64;
-  const auto* ordering = std::find_if(std::begin(kOrderings), std::end(kOrderings),
-                                      [&](Ordering o) { return name_of(o) == args.ordering; });
-  if (ordering == std::end(kOrderings)) {
-    throw Error(
-        fmt::format("--ordering '{}' is not one of k_sorted, k_sorted_by_tick, "
-                    "monotone_per_stream, none",
-                    args.ordering));
+  const auto ordering = plumbing::value_in(kOrderingNames, args.ordering);
+  if (!ordering) {
+    throw Error(fmt::format("--ordering '{}' is not one of {}", args.ordering,
+                            fmt::join(plumbing::names_in(kOrderingNames), ", ")));
   }
   spec.ordering = *ordering;
   spec.batch = args.batch;

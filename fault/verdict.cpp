@@ -1,33 +1,28 @@
 // verdict.cpp — the outcomes' words and which of them pass (see verdict.hpp).
 #include "fault/verdict.hpp"
 
-namespace idbench::fault {
+#include "plumbing/enum_names.hpp"
 
-std::string_view name_of(Outcome o) {
-  switch (o) {
-    case Outcome::kept:
-      return "kept";
-    case Outcome::available:
-      return "available";
-    case Outcome::caught:
-      return "caught";
-    case Outcome::broken:
-      return "BROKEN";
-    case Outcome::duplicates:
-      return "DUPLICATES";
-    case Outcome::unavailable:
-      return "unavailable";
-    case Outcome::no_evidence:
-      return "no evidence";
-    case Outcome::fault_not_applied:
-      return "fault not applied";
-    case Outcome::not_verified:
-      return "not verified";
-    case Outcome::machine_starved:
-      return "machine starved";
-  }
-  return "unknown";
-}
+namespace idbench::fault {
+namespace {
+
+constexpr std::array<plumbing::Named<Outcome>, kOutcomes.size()> kOutcomeNames = {{
+    {Outcome::kept, "kept"},
+    {Outcome::available, "available"},
+    {Outcome::caught, "caught"},
+    {Outcome::broken, "BROKEN"},
+    {Outcome::duplicates, "DUPLICATES"},
+    {Outcome::unavailable, "unavailable"},
+    {Outcome::no_evidence, "no evidence"},
+    {Outcome::fault_not_applied, "fault not applied"},
+    {Outcome::not_verified, "not verified"},
+    {Outcome::machine_starved, "machine starved"},
+}};
+static_assert(plumbing::one_to_one(kOutcomeNames));
+
+}  // namespace
+
+std::string_view name_of(Outcome o) { return plumbing::name_in(kOutcomeNames, o, "unknown"); }
 
 bool passes(Outcome o) {
   return o == Outcome::kept || o == Outcome::available || o == Outcome::caught;

@@ -41,6 +41,36 @@ Variant snowflake_variant(std::string_view name, std::string_view summary, NodeI
           .make = std::move(make)};
 }
 
+Variant time_uuid_variant(std::string_view name, std::string_view summary, Ordering ordering,
+                          IdTime id_time,
+                          std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make) {
+  return {.name = name,
+          .summary = summary,
+          .family = "uuid",
+          .scheme = "",  // a baseline's, unless the variant names its row
+          .width = IdWidth::bits128,
+          .ordering = ordering,
+          .time_based = true,
+          .id_time = id_time,
+          .defaults = {},
+          .make = std::move(make)};
+}
+
+Variant dce_uuid_variant(std::string_view name, std::string_view summary, Ordering ordering,
+                         bool clock_sequence_quick,
+                         std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make) {
+  Variant v = time_uuid_variant(name, summary, ordering, IdTime::uuid, std::move(make));
+  v.scheme = "DCE";
+  v.node_ids = NodeIds::one;
+  v.defaults = {.chaos = false,
+                .chaos_quick = false,
+                .locality = true,
+                .clock_sequence = true,
+                .clock_sequence_quick = clock_sequence_quick,
+                .locality_live_pace = true};
+  return v;
+}
+
 std::span<const Variant> variants() {
   static const std::vector<Variant> all = {
       describe_mutex(),          describe_cas(),           describe_thread_local(),
@@ -88,57 +118,12 @@ std::optional<std::int64_t> unix_ms_of(IdTime how, const Id& id, const Layout& l
   return std::nullopt;
 }
 
-std::string_view name_of(IdTime how) {
-  switch (how) {
-    case IdTime::none:
-      return "none";
-    case IdTime::layout:
-      return "layout";
-    case IdTime::uuidv7:
-      return "uuidv7";
-    case IdTime::uuid:
-      return "uuid";
-    case IdTime::ulid:
-      return "ulid";
-    case IdTime::ksuid:
-      return "ksuid";
-    case IdTime::uuidv8:
-      return "uuidv8";
-  }
-  return "?";
-}
-
-std::string_view name_of(Ordering ordering) {
-  switch (ordering) {
-    case Ordering::k_sorted:
-      return "k_sorted";
-    case Ordering::k_sorted_by_tick:
-      return "k_sorted_by_tick";
-    case Ordering::monotone_per_stream:
-      return "monotone_per_stream";
-    case Ordering::none:
-      return "none";
-  }
-  return "?";
-}
-
-std::string_view name_of(NodeIds node_ids) {
-  switch (node_ids) {
-    case NodeIds::none:
-      return "none";
-    case NodeIds::one:
-      return "one";
-    case NodeIds::per_thread:
-      return "per_thread";
-  }
-  return "?";
-}
+std::string_view name_of(IdTime how) { return plumbing::name_in(kIdTimeNames, how); }
+std::string_view name_of(Ordering ordering) { return plumbing::name_in(kOrderingNames, ordering); }
+std::string_view name_of(NodeIds node_ids) { return plumbing::name_in(kNodeIdsNames, node_ids); }
 
 std::optional<IdTime> id_time_named(std::string_view name) {
-  for (IdTime how : kIdTimes) {
-    if (name_of(how) == name) return how;
-  }
-  return std::nullopt;
+  return plumbing::value_in(kIdTimeNames, name);
 }
 
 const Variant* find_variant(std::string_view name) {

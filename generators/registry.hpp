@@ -7,8 +7,10 @@
 // Thread safety: the registry is immutable.
 #pragma once
 
-#include <functional>
+#include <array>
 #include <cstdint>
+#include <functional>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <span>
@@ -16,6 +18,7 @@
 #include <string_view>
 
 #include "generators/generator.hpp"
+#include "plumbing/enum_names.hpp"
 
 namespace idbench {
 
@@ -109,7 +112,33 @@ inline std::optional<std::int64_t> uuidv7_unix_ms(const Id& id) {
   return static_cast<std::int64_t>(id.hi >> 16);
 }
 
-// The names `idbench list --json` uses for the enums above ("k_sorted", "per_thread", ...).
+// The words `idbench list --json`, `--id-time` and `--ordering` use for the enums above
+// ("k_sorted", "per_thread", ...): one table each, read both ways (plumbing/enum_names.hpp).
+inline constexpr std::array<plumbing::Named<IdTime>, std::size(kIdTimes)> kIdTimeNames = {{
+    {IdTime::none, "none"},
+    {IdTime::layout, "layout"},
+    {IdTime::uuidv7, "uuidv7"},
+    {IdTime::uuid, "uuid"},
+    {IdTime::ulid, "ulid"},
+    {IdTime::ksuid, "ksuid"},
+    {IdTime::uuidv8, "uuidv8"},
+}};
+inline constexpr std::array<plumbing::Named<Ordering>, 4> kOrderingNames = {{
+    {Ordering::k_sorted, "k_sorted"},
+    {Ordering::k_sorted_by_tick, "k_sorted_by_tick"},
+    {Ordering::monotone_per_stream, "monotone_per_stream"},
+    {Ordering::none, "none"},
+}};
+inline constexpr std::array<plumbing::Named<NodeIds>, 3> kNodeIdsNames = {{
+    {NodeIds::none, "none"},
+    {NodeIds::one, "one"},
+    {NodeIds::per_thread, "per_thread"},
+}};
+static_assert(plumbing::one_to_one(kIdTimeNames) && plumbing::one_to_one(kOrderingNames) &&
+              plumbing::one_to_one(kNodeIdsNames));
+static_assert(kOrderingNames.size() == static_cast<std::size_t>(Ordering::none) + 1);
+static_assert(kNodeIdsNames.size() == static_cast<std::size_t>(NodeIds::per_thread) + 1);
+
 std::string_view name_of(IdTime how);
 std::string_view name_of(Ordering ordering);
 std::string_view name_of(NodeIds node_ids);
@@ -123,6 +152,24 @@ std::optional<IdTime> id_time_named(std::string_view name);
 Variant snowflake_variant(std::string_view name, std::string_view summary, NodeIds node_ids,
                           bool chaos_quick,
                           std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make);
+
+// The facts every time-based UUID variant shares: family "uuid", 128-bit, reads a clock (so
+// takes a policy). A variant adds its name, summary, the order it promises, how its IDs carry
+// time and its factory, and sets on the result whatever else is its own (scheme, node ids,
+// matrix defaults).
+Variant time_uuid_variant(std::string_view name, std::string_view summary, Ordering ordering,
+                          IdTime id_time,
+                          std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make);
+
+// The facts both DCE UUIDs (v1, v6: generators/dce_uuid.hpp) add to those: scheme "DCE", one
+// node id a process, time carried as RFC 9562's 100-ns count (IdTime::uuid), a clock sequence
+// of their own (so the chaos matrix's clock-sequence cells), driven at a live table's pace in
+// the locality matrix, outside the chaos matrix's policy cells. A version adds its name,
+// summary, the order its field layout gives, whether its clock-sequence cells are in the quick
+// matrix too, and its factory.
+Variant dce_uuid_variant(std::string_view name, std::string_view summary, Ordering ordering,
+                         bool clock_sequence_quick,
+                         std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> make);
 
 std::span<const Variant> variants();
 // Which of libuuid's paths uuid_generate_time takes on this host (uuidd, its clock state

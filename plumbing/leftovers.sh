@@ -7,6 +7,11 @@
 #       waits up to TRIES × PAUSE s for them to go (a server stopped a moment ago may still be
 #       exiting); returns 0 when none is left, else prints "FAIL: WHAT" and the processes,
 #       kills them with -9 and returns 1
+#   nothing_left_in DIR WHO NONE
+#       the cleanup of a ctest fixture whose tests ran with TMPDIR=DIR: fails (after killing
+#       them) if processes still refer to DIR/idbench-*, fails if an idbench-* directory is left
+#       in DIR, removes DIR either way, and when nothing was left prints "ok: WHO left NONE in
+#       DIR"; returns 0 or 1
 # One grep over every environment and command line, one find over every working directory.
 leftover_processes() {
   { grep -lsF -- "$1" /proc/[0-9]*/environ /proc/[0-9]*/cmdline
@@ -32,4 +37,18 @@ no_process_left() {  # PREFIX TRIES PAUSE WHAT
   echo "$_left"
   echo "$_left" | while read -r pid _; do kill -9 "$pid" 2>/dev/null; done
   return 1
+}
+
+nothing_left_in() {  # DIR WHO NONE
+  _failed=0
+  no_process_left "$1/idbench-" 20 0.5 "processes left behind by $2:" || _failed=1
+  _dirs=$(ls -d "$1"/idbench-* 2>/dev/null)
+  if [ -n "$_dirs" ]; then
+    echo "FAIL: directories left behind by $2:"
+    echo "$_dirs"
+    _failed=1
+  fi
+  rm -rf "$1"
+  [ $_failed -eq 0 ] && echo "ok: $2 left $3 in $1"
+  return $_failed
 }

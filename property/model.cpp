@@ -6,6 +6,7 @@
 #include <rapidcheck/state.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -21,6 +22,7 @@
 #include "generators/id.hpp"
 #include "generators/layout.hpp"
 #include "generators/registry.hpp"
+#include "plumbing/enum_names.hpp"
 #include "property/duplicates.hpp"
 
 namespace idbench::property {
@@ -184,19 +186,16 @@ struct Lap {
 
 enum class Refusal { none, clock_moved_backwards, wait_bound_exceeded, borrow_limit_exceeded };
 
-std::string_view name_of(Refusal r) {
-  switch (r) {
-    case Refusal::none:
-      return "none";
-    case Refusal::clock_moved_backwards:
-      return "ClockMovedBackwards";
-    case Refusal::wait_bound_exceeded:
-      return "WaitBoundExceeded";
-    case Refusal::borrow_limit_exceeded:
-      return "BorrowLimitExceeded";
-  }
-  return "?";
-}
+// The words are the ClockError types' names, as a failing case prints them.
+constexpr std::array<plumbing::Named<Refusal>, 4> kRefusalNames = {{
+    {Refusal::none, "none"},
+    {Refusal::clock_moved_backwards, "ClockMovedBackwards"},
+    {Refusal::wait_bound_exceeded, "WaitBoundExceeded"},
+    {Refusal::borrow_limit_exceeded, "BorrowLimitExceeded"},
+}};
+static_assert(plumbing::one_to_one(kRefusalNames));
+
+std::string_view name_of(Refusal r) { return plumbing::name_in(kRefusalNames, r); }
 
 struct Model {
   std::shared_ptr<const Config> cfg;

@@ -65,33 +65,30 @@ void check_model(std::string_view variant, PolicyKind policy, RestartMode restar
 
 }  // namespace idbench::property
 
-// The policies every time-based variant shares, as one property each.
-#define IDBENCH_MODEL_PROPERTIES_(Suite, variant, mode)                            \
-  RC_GTEST_PROP(Suite, Refuse_ThrowsExactlyWhenClockIsBehindLastTick, ()) {        \
-    ::idbench::property::check_model(variant, ::idbench::PolicyKind::refuse,       \
-                                     ::idbench::property::RestartMode::mode);      \
-  }                                                                                \
-  RC_GTEST_PROP(Suite, Wait_BlocksUntilClockReachesLastTickNeverDuplicating, ()) { \
-    ::idbench::property::check_model(variant, ::idbench::PolicyKind::wait,         \
-                                     ::idbench::property::RestartMode::mode);      \
-  }                                                                                \
-  RC_GTEST_PROP(Suite, BoundedWait_ThrowsBeyondItsBoundElseWaits, ()) {            \
-    ::idbench::property::check_model(variant, ::idbench::PolicyKind::bounded_wait, \
-                                     ::idbench::property::RestartMode::mode);      \
-  }                                                                                \
-  RC_GTEST_PROP(Suite, Borrow_NeverRunsPastItsBoundAheadOfTheClock, ()) {          \
-    ::idbench::property::check_model(variant, ::idbench::PolicyKind::borrow,       \
-                                     ::idbench::property::RestartMode::mode);      \
+// One property: the model checks `variant` under PolicyKind::`policy`, restarting as
+// RestartMode::`restart`. Every property below is one of these; only its name and the two
+// enumerators differ.
+#define IDBENCH_MODEL_PROPERTY_(Suite, Name, variant, policy, restart)           \
+  RC_GTEST_PROP(Suite, Name, ()) {                                               \
+    ::idbench::property::check_model(variant, ::idbench::PolicyKind::policy,     \
+                                     ::idbench::property::RestartMode::restart); \
   }
+
+// The policies every time-based variant shares, as one property each.
+#define IDBENCH_MODEL_PROPERTIES_(Suite, variant, mode)                                            \
+  IDBENCH_MODEL_PROPERTY_(Suite, Refuse_ThrowsExactlyWhenClockIsBehindLastTick, variant, refuse,   \
+                          mode)                                                                    \
+  IDBENCH_MODEL_PROPERTY_(Suite, Wait_BlocksUntilClockReachesLastTickNeverDuplicating, variant,    \
+                          wait, mode)                                                              \
+  IDBENCH_MODEL_PROPERTY_(Suite, BoundedWait_ThrowsBeyondItsBoundElseWaits, variant, bounded_wait, \
+                          mode)                                                                    \
+  IDBENCH_MODEL_PROPERTY_(Suite, Borrow_NeverRunsPastItsBoundAheadOfTheClock, variant, borrow, mode)
 
 // Snowflake variants: `unsafe` reuses (tick, seq) after a step back, so it must be caught
 // issuing a duplicate.
-#define IDBENCH_SNOWFLAKE_MODEL_PROPERTIES(Suite, variant, mode)              \
-  IDBENCH_MODEL_PROPERTIES_(Suite, variant, mode)                             \
-  RC_GTEST_PROP(Suite, Unsafe_IsCaughtDuplicatingAfterStepBack, ()) {         \
-    ::idbench::property::check_model(variant, ::idbench::PolicyKind::unsafe,  \
-                                     ::idbench::property::RestartMode::mode); \
-  }
+#define IDBENCH_SNOWFLAKE_MODEL_PROPERTIES(Suite, variant, mode) \
+  IDBENCH_MODEL_PROPERTIES_(Suite, variant, mode)                \
+  IDBENCH_MODEL_PROPERTY_(Suite, Unsafe_IsCaughtDuplicatingAfterStepBack, variant, unsafe, mode)
 
 // clock-sequence on a Snowflake layout with gen bits (model.cpp's kGenLayouts): the model
 // predicts every ID's (tick, seq, generation), waits exactly when the generations inside the
@@ -101,23 +98,17 @@ void check_model(std::string_view variant, PolicyKind policy, RestartMode restar
 // ID, and nothing at or below the mark is free), or from stable storage (the generations go
 // on where they were). A restart with neither is the RFC's random clock sequence, unique
 // only by chance, so it is not a property (README).
-#define IDBENCH_CLOCK_SEQUENCE_MODEL_PROPERTIES(Suite, variant)                                \
-  RC_GTEST_PROP(Suite, ClockSequence_RestartFromStableStorage_NeverDuplicates, ()) {          \
-    ::idbench::property::check_model(variant, ::idbench::PolicyKind::clock_sequence,            \
-                                     ::idbench::property::RestartMode::from_stable_storage);  \
-  }                                                                                           \
-  RC_GTEST_PROP(Suite, ClockSequence_RestartFromTheMarkAlone_NeverDuplicates, ()) {           \
-    ::idbench::property::check_model(variant, ::idbench::PolicyKind::clock_sequence,            \
-                                     ::idbench::property::RestartMode::from_mark);            \
-  }
+#define IDBENCH_CLOCK_SEQUENCE_MODEL_PROPERTIES(Suite, variant)                                   \
+  IDBENCH_MODEL_PROPERTY_(Suite, ClockSequence_RestartFromStableStorage_NeverDuplicates, variant, \
+                          clock_sequence, from_stable_storage)                                    \
+  IDBENCH_MODEL_PROPERTY_(Suite, ClockSequence_RestartFromTheMarkAlone_NeverDuplicates, variant,  \
+                          clock_sequence, from_mark)
 
 // UUIDv7 variants: after a step back `unsafe` reissues an old millisecond, but with fresh
 // random bits (a random counter seed, or 74 random bits), so a duplicate has a probability
 // around 2^-41 per ID and a test waiting for one would never see it. What it is caught doing
 // instead is issuing IDs out of order: an ID below the one before it.
-#define IDBENCH_UUIDV7_MODEL_PROPERTIES(Suite, variant, mode)                 \
-  IDBENCH_MODEL_PROPERTIES_(Suite, variant, mode)                             \
-  RC_GTEST_PROP(Suite, Unsafe_IsCaughtIssuingOutOfOrderAfterStepBack, ()) {   \
-    ::idbench::property::check_model(variant, ::idbench::PolicyKind::unsafe,  \
-                                     ::idbench::property::RestartMode::mode); \
-  }
+#define IDBENCH_UUIDV7_MODEL_PROPERTIES(Suite, variant, mode)                                    \
+  IDBENCH_MODEL_PROPERTIES_(Suite, variant, mode)                                                \
+  IDBENCH_MODEL_PROPERTY_(Suite, Unsafe_IsCaughtIssuingOutOfOrderAfterStepBack, variant, unsafe, \
+                          mode)

@@ -10,7 +10,7 @@ namespace idbench::real {
 
 using json = nlohmann::ordered_json;
 
-json variant_json(const Variant& v) {
+json to_json(const Variant& v) {
   json j;
   j["name"] = v.name;
   j["summary"] = v.summary;
@@ -35,7 +35,7 @@ json variant_json(const Variant& v) {
 
 namespace {
 
-json layout_json(const Layout::Preset& preset) {
+json to_json(const Layout::Preset& preset) {
   // Presets are fixed data: their epochs are not checked against a clock.
   const Layout layout = Layout::parse(preset.name, std::numeric_limits<std::int64_t>::max());
   return {{"name", preset.name},
@@ -50,7 +50,7 @@ json layout_json(const Layout::Preset& preset) {
 }
 
 // A real system as data: what its adapter's IDs are (as --exec describes them) and its servers.
-json system_json(const RealSystem& s) {
+json to_json(const RealSystem& s) {
   json servers = json::array();
   for (int i = 0; i < s.mariadb_servers; ++i) {
     const MariadbSettings m = s.server_settings(i, {});
@@ -77,16 +77,16 @@ json system_json(const RealSystem& s) {
 json catalog_json() {
   json j;
   j["variants"] = json::array();
-  for (const auto& v : variants()) j["variants"].push_back(variant_json(v));
+  for (const auto& v : variants()) j["variants"].push_back(to_json(v));
   j["layouts"] = json::array();
-  for (const auto& p : Layout::presets()) j["layouts"].push_back(layout_json(p));
+  for (const auto& p : Layout::presets()) j["layouts"].push_back(to_json(p));
   j["policies"] = json::array();
   for (const auto& p : policy_catalog()) {
     j["policies"].push_back(
         {{"name", p.name}, {"default_bound_ms", p.default_bound_ms}, {"summary", p.summary}});
   }
   j["systems"] = json::array();
-  for (const auto& s : real_systems()) j["systems"].push_back(system_json(s));
+  for (const auto& s : real_systems()) j["systems"].push_back(to_json(s));
   return j;
 }
 

@@ -16,8 +16,9 @@
 namespace idbench::real {
 
 // One variant's description.
-nlohmann::ordered_json variant_json(const Variant& v);
-// The whole catalog.
+nlohmann::ordered_json to_json(const Variant& v);
+// The whole catalog. It takes no value: it gathers every registry itself, so it is named for
+// what it writes, as every argument-less writer is (`<what>_json()`).
 nlohmann::ordered_json catalog_json();
 
 }  // namespace idbench::real

@@ -2,7 +2,8 @@
 # and their tests; included from real/CMakeLists.txt. `idbench real-chaos` is the thin command
 # line over it (cli/real_chaos_command.cpp).
 add_library(idbench_real_faults STATIC
-  faults.cpp faults_analysis.cpp faults_clients.cpp faults_judge.cpp faults_report.cpp)
+  faults.cpp faults_analysis.cpp faults_clients.cpp faults_judge.cpp faults_json.cpp
+  faults_text.cpp)
 target_include_directories(idbench_real_faults PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(idbench_real_faults
   PUBLIC idbench_real idbench_external idbench_chaos idbench_check idbench_fault

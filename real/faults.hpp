@@ -4,7 +4,7 @@
 //
 //   FaultRun run = run_fault_scenario("ticket-restore", {.progress = stderr});
 //   run.verdict.passed();        // false: DUPLICATES, "duplicates issued: 812 ..."
-//   nlohmann::ordered_json j = to_json(run);   // faults_report.cpp: what the report draws
+//   nlohmann::ordered_json j = to_json(run);   // faults_json.cpp: what the report draws
 //
 // The scenarios (fault_scenarios() lists them with one line each):
 //   ticket-restore            a ticket server's data directory is restored from a copy taken
@@ -216,10 +216,11 @@ std::vector<FaultPart> play_unstarved(const std::function<std::vector<FaultPart>
 // semantics from MariadbServer when MariaDB is missing, plumbing::Interrupted on a signal.
 FaultRun run_fault_scenario(std::string_view name, const FaultOptions& options);
 
-// faults_report.cpp — reporting, no measuring.
-// "ticket-restore: DUPLICATES — duplicates issued: 812 (…)" and a line per finding.
+// Reporting, no measuring.
+// faults_text.cpp: "ticket-restore: DUPLICATES — duplicates issued: 812 (…)" and a line per
+// finding.
 std::string to_text(const FaultRun& run);
-// The JSON the report draws (README, "Faults on the real systems").
+// faults_json.cpp: the JSON the report draws (README, "Faults on the real systems").
 nlohmann::ordered_json to_json(const FaultRun& run);
 
 }  // namespace idbench::real

@@ -7,17 +7,5 @@
 #
 #   faults_left_nothing.sh DIR
 set -u
-dir=$1
-failed=0
-
-. "$(dirname "$0")/../plumbing/leftovers.sh"  # no_process_left
-no_process_left "$dir/idbench-" 20 0.5 "processes left behind by the fault tests:" || failed=1
-dirs=$(ls -d "$dir"/idbench-* 2>/dev/null)
-if [ -n "$dirs" ]; then
-  echo "FAIL: directories left behind by the fault tests:"
-  echo "$dirs"
-  failed=1
-fi
-rm -rf "$dir"
-[ $failed -eq 0 ] && echo "ok: the fault tests left no process and no directory in $dir"
-exit $failed
+. "$(dirname "$0")/../plumbing/leftovers.sh"  # nothing_left_in
+nothing_left_in "$1" "the fault tests" "no process and no directory"

@@ -141,7 +141,7 @@ class ClockSequenceTimelineTest(unittest.TestCase):
         self.assertEqual(inputs.policy_label(chaos_cell(RULE, "clock-sequence", persist=True)),
                          "clock-sequence + persisted mark")
         self.assertEqual(inputs.policy_label({"policy": "refuse"}), "refuse")
-        # A cell that could not run has its layout at the top level (matrix_report.cpp).
+        # A cell that could not run has its layout at the top level (chaos/matrix_json.cpp).
         self.assertEqual(inputs.policy_label({"policy": "clock-sequence", "layout": GEN2}),
                          "clock-sequence gen=2")
 

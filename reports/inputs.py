@@ -340,7 +340,7 @@ def load_bench(doc: Any) -> Bench:
 
 
 # ---------------------------------------------------------------------------------------------
-# bench.json's "real_systems": the real-system bench (bench/real/results_json.hpp)
+# bench.json's "real_systems": the real-system bench (bench/real/run_json.hpp)
 
 REAL_KEY = "real_systems"
 REAL_ABSENT = ("bench.json carries no real_systems: the real systems (MariaDB AUTO_INCREMENT, "
@@ -533,7 +533,7 @@ class Chaos:
         return [c for c in self.cells if not c.get("skipped") and not c.get("error")]
 
 
-# The fields every chaos cell carries (chaos/matrix_report.cpp); a cell without one of them is reported, not guessed.
+# The fields every chaos cell carries (chaos/matrix_json.cpp); a cell without one of them is reported, not guessed.
 CHAOS_CELL_FIELDS = ("scenario", "variant", "policy", "nodes", "ids", "duplicates",
                      "order_violations", "refusals", "availability", "max_stall_ms",
                      "ksort_bound_ms", "promise_kept")

@@ -15,29 +15,9 @@
 
 namespace idbench::locality {
 
-std::string to_string(Arrival a) {
-  switch (a) {
-    case Arrival::random:
-      return "random";
-    case Arrival::poisson:
-      return "poisson";
-    case Arrival::round_robin:
-      break;
-  }
-  return "round-robin";
-}
-std::string to_string(KeyType k) { return k == KeyType::binary16 ? "binary16" : "bigint"; }
-std::string to_string(Synthetic s) {
-  switch (s) {
-    case Synthetic::sequential:
-      return "sequential";
-    case Synthetic::random:
-      return "random";
-    case Synthetic::none:
-      break;
-  }
-  return "none";
-}
+std::string_view name_of(Arrival a) { return plumbing::name_in(kArrivalNames, a); }
+std::string_view name_of(Synthetic s) { return plumbing::name_in(kSyntheticNames, s); }
+std::string_view name_of(KeyType k) { return plumbing::name_in(kKeyTypeNames, k); }
 KeyType default_key_type(IdWidth width) {
   return width == IdWidth::bits128 ? KeyType::binary16 : KeyType::bigint;
 }
@@ -189,7 +169,7 @@ KeyStream from_variant(const StreamSpec& spec) {
   out.description = fmt::format("{}{}{}, {} writer{}, {}/ms, {}", spec.variant,
                                 variant.uses_layout ? " (" + spec.layout + ")" : "",
                                 spec.node_major ? " node-major" : "", spec.writers,
-                                spec.writers == 1 ? "" : "s", spec.rate, to_string(spec.arrival));
+                                spec.writers == 1 ? "" : "s", spec.rate, name_of(spec.arrival));
   return out;
 }
 

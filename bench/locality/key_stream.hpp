@@ -44,20 +44,43 @@
 // Thread safety: build_stream is reentrant.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "generators/id.hpp"
 #include "generators/layout.hpp"
 #include "generators/registry.hpp"
+#include "plumbing/enum_names.hpp"
 
 namespace idbench::locality {
 
 enum class Arrival { round_robin, random, poisson };
 enum class Synthetic { none, sequential, random };
 enum class KeyType { bigint, binary16 };
+// The words the flags take (--arrival, --synthetic, --key-type) and the results carry.
+inline constexpr std::array<plumbing::Named<Arrival>, 3> kArrivalNames = {{
+    {Arrival::round_robin, "round-robin"},
+    {Arrival::random, "random"},
+    {Arrival::poisson, "poisson"},
+}};
+inline constexpr std::array<plumbing::Named<Synthetic>, 3> kSyntheticNames = {{
+    {Synthetic::none, "none"},
+    {Synthetic::sequential, "sequential"},
+    {Synthetic::random, "random"},
+}};
+inline constexpr std::array<plumbing::Named<KeyType>, 2> kKeyTypeNames = {{
+    {KeyType::bigint, "bigint"},
+    {KeyType::binary16, "binary16"},
+}};
+static_assert(plumbing::one_to_one(kArrivalNames) && plumbing::one_to_one(kSyntheticNames) &&
+              plumbing::one_to_one(kKeyTypeNames));
+std::string_view name_of(Arrival a);
+std::string_view name_of(Synthetic s);
+std::string_view name_of(KeyType k);
 
 inline constexpr std::int64_t kDefaultStartUnixMs = 1'748'736'000'000;
 inline constexpr std::uint64_t kMaxRows = 100'000'000;
@@ -117,9 +140,6 @@ void check_rows(std::uint64_t rows, const char* flag);
 // kMaxRatePerMs (so not NaN) and rows / rate ≤ kMaxSimulatedMs.
 void check_rate(double rate, std::uint64_t rows);
 
-std::string to_string(Arrival a);
-std::string to_string(KeyType k);
-std::string to_string(Synthetic s);
 // The key type a stream uses unless told: BIGINT for 64-bit IDs, BINARY(16) for UUIDs.
 KeyType default_key_type(IdWidth width);
 // Bytes of the key column in InnoDB (8 or 16).

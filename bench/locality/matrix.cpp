@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "plumbing/child_process.hpp"
-#include "bench/locality/results_json.hpp"
+#include "bench/locality/run_json.hpp"
 #include "bench/locality/validate.hpp"
 #include "plumbing/atomic_file.hpp"
 
@@ -26,7 +26,7 @@ std::string minutes(double seconds) {
 
 // A matrix stream differs from another only in these fields (plan_matrix), so the label names it.
 std::string stream_label(const StreamSpec& s) {
-  if (s.variant.empty()) return fmt::format("{} bigint", to_string(s.synthetic));
+  if (s.variant.empty()) return fmt::format("{} bigint", name_of(s.synthetic));
   return fmt::format("{}, {} writer{}, {}/ms{}", s.variant, s.writers, s.writers == 1 ? "" : "s",
                      s.rate, s.arrival == Arrival::poisson ? " poisson" : "");
 }
@@ -136,7 +136,7 @@ nlohmann::json cross_check(const MatrixOptions& options, const Progress& progres
     return nullptr;
   }
   if (!report.pass()) progress.say("WARNING: the model disagrees with InnoDB");
-  return validation_json(report);
+  return to_json(report);
 }
 
 }  // namespace
@@ -180,7 +180,7 @@ int run_matrix(const MatrixOptions& options) {
       progress.run(done++, runs.size(),
                    fmt::format("{} ({} rows)", label_of(runs[i]), options.rows));
       plumbing::throw_if_interrupted();
-      file.add_run(i, run_json(runs[i], run_locality(runs[i], stream)));
+      file.add_run(i, to_json(runs[i], run_locality(runs[i], stream)));
     }
     plumbing::throw_if_interrupted();
   }

@@ -15,7 +15,7 @@
 // The document names the row size the report's decision table describes
 // ("decision_payload_bytes") and the row sizes measured ("row_sizes").
 //
-// The JSON (results_json.hpp) is rewritten through plumbing::OutputFile (temp + rename) after
+// The JSON (run_json.hpp) is rewritten through plumbing::OutputFile (temp + rename) after
 // every run, so an interrupted matrix keeps what it measured ("complete": false, and no
 // "validation" key until the cross-check is done or skipped); a target that is not a regular
 // file (/dev/stdout, a FIFO) is written through once, at the end. Progress lines go to

@@ -159,7 +159,7 @@ void check_table(const TableSpec& table) {
         "must stay below half a 16 KiB page); InnoDB refuses such a fixed-length row (Row size "
         "too large) and stores longer variable-length columns off-page, which the model does not "
         "model",
-        table.payload_bytes, limit, to_string(table.key_type)));
+        table.payload_bytes, limit, name_of(table.key_type)));
   }
 }
 

@@ -95,8 +95,8 @@ double leaf_fill_at(const char* variant, double rate, Arrival arrival) {
 
 TEST(SingleRun, UuidV1ScattersOverManyTimeLowWrapsWhileV6Appends) {
   for (const Arrival a : {Arrival::round_robin, Arrival::poisson}) {
-    EXPECT_LE(leaf_fill_at("uuidv1", 0.01, a), 0.70) << to_string(a);
-    EXPECT_GE(leaf_fill_at("uuidv6", 0.01, a), 0.90) << to_string(a);
+    EXPECT_LE(leaf_fill_at("uuidv1", 0.01, a), 0.70) << name_of(a);
+    EXPECT_GE(leaf_fill_at("uuidv6", 0.01, a), 0.90) << name_of(a);
   }
 }
 

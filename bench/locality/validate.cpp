@@ -72,7 +72,7 @@ std::vector<ValidationStream> validation_matrix(std::uint64_t rows) {
   }
   if (const Variant* v = first_variant(layout_snowflake)) {
     for (const Arrival a : {Arrival::round_robin, Arrival::random}) {
-      out.push_back({fmt::format("twitter 8 writers x 5/ms, {}", to_string(a)),
+      out.push_back({fmt::format("twitter 8 writers x 5/ms, {}", name_of(a)),
                      variant_spec(*v, rows, 40, 8, a), true, std::nullopt, false});
     }
   }
@@ -83,7 +83,7 @@ std::vector<ValidationStream> secondary_validation_matrix(std::uint64_t rows) {
   std::vector<ValidationStream> out;
   if (const Variant* v = first_variant(layout_snowflake)) {
     for (const KeyType k : {KeyType::bigint, KeyType::binary16}) {
-      out.push_back({fmt::format("twitter 1 writer x 50/ms, {} PK + 2 secondary", to_string(k)),
+      out.push_back({fmt::format("twitter 1 writer x 50/ms, {} PK + 2 secondary", name_of(k)),
                      variant_spec(*v, rows, 50), true, k, true});
     }
   }

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "bench/real/real_run.hpp"
-#include "bench/real/results_json.hpp"
+#include "bench/real/run_json.hpp"
 #include "plumbing/temp_dir.hpp"
 
 namespace idbench::realbench {
@@ -140,7 +140,7 @@ TEST_F(RealLocality, TheRunJsonCarriesThePass) {
   RunRecord record;
   run_plan(plan, record, [](const RunRecord&) {});
   ASSERT_EQ(record.locality.size(), 1u);
-  const nlohmann::json j = run_json(plan, record, "exec");
+  const nlohmann::json j = to_json(plan, record, "exec");
   EXPECT_EQ(j["config"]["locality_rows"], 1500);
   ASSERT_EQ(j["locality"].size(), 1u);
   const nlohmann::json& l = j["locality"][0];

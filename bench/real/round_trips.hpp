@@ -29,7 +29,7 @@
 // every client stops, the first failure is `error`, the figures gathered so far are kept.
 // A signal (plumbing::InterruptGuard) stops the cell too; measure_cell then throws Interrupted.
 //
-// Measuring only: no formatting here (results_json.hpp does that).
+// Measuring only: no formatting here (run_json.hpp does that).
 //
 // Thread safety: measure_cell may be called from one thread at a time per program spec; it
 // starts plan.clients threads of its own and joins them before it returns.

@@ -13,7 +13,7 @@
 
 #include "bench/real/direct.hpp"
 #include "bench/real/real_run.hpp"
-#include "bench/real/results_json.hpp"
+#include "bench/real/run_json.hpp"
 #include "plumbing/temp_dir.hpp"
 
 namespace idbench::realbench {
@@ -269,7 +269,7 @@ TEST_F(RoundTrips, TheHarnessHopIsMeasuredApartThroughTheNullAdapter) {
     EXPECT_NE(h.command.find("idbench-mariadb-adapter"), std::string::npos) << h.command;
     EXPECT_NE(h.command.find(" null"), std::string::npos) << h.command;
   }
-  const nlohmann::json j = run_json(p, rec, "exec");
+  const nlohmann::json j = to_json(p, rec, "exec");
   ASSERT_EQ(j["harness_hop"].size(), 2u);
   EXPECT_EQ(j["harness_hop"][1]["clients"], 2);
   EXPECT_EQ(j["harness_hop"][1]["system"], "harness hop");
@@ -292,7 +292,7 @@ TEST_F(RoundTrips, APlanRunsEveryCellAndReportsEachOne) {
   ASSERT_EQ(rec.cells.size(), 4u);
   EXPECT_EQ(calls, 5) << "after every cell, and once complete";
   EXPECT_EQ(rec.errors(), 0u);
-  const nlohmann::json j = run_json(p, rec, "exec");
+  const nlohmann::json j = to_json(p, rec, "exec");
   EXPECT_EQ(j["complete"], true);
   ASSERT_EQ(j["cells"].size(), 4u);
   EXPECT_EQ(j["cells"][3]["clients"], 2);

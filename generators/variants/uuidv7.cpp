@@ -51,16 +51,12 @@ class UuidV7 {
 }  // namespace
 
 Variant describe_uuidv7() {
-  return {.name = "uuidv7",
-          .summary = "RFC 9562 UUIDv7, 42-bit monotonic counter (§6.2 method 1), CSPRNG bits",
-          .family = "uuid",
-          .scheme = "UUIDv7",
-          .width = IdWidth::bits128,
-          .ordering = Ordering::k_sorted,
-          .time_based = true,
-          .id_time = IdTime::uuidv7,
-          .defaults = {.chaos = true, .chaos_quick = true, .locality = true},
-          .make = factory_of<UuidV7>()};
+  Variant v = time_uuid_variant(
+      "uuidv7", "RFC 9562 UUIDv7, 42-bit monotonic counter (§6.2 method 1), CSPRNG bits",
+      Ordering::k_sorted, IdTime::uuidv7, factory_of<UuidV7>());
+  v.scheme = "UUIDv7";
+  v.defaults = {.chaos = true, .chaos_quick = true, .locality = true};
+  return v;
 }
 
 }  // namespace idbench

@@ -65,17 +65,12 @@ class UuidV8 {
 }  // namespace
 
 Variant describe_uuidv8() {
-  return {.name = "uuidv8",
-          .summary = "RFC 9562 UUIDv8: 48-bit ms, 16-bit node id, 26-bit counter, 32 CSPRNG bits",
-          .family = "uuid",
-          .scheme = "",
-          .width = IdWidth::bits128,
-          .ordering = Ordering::k_sorted,
-          .time_based = true,
-          .node_ids = NodeIds::one,
-          .id_time = IdTime::uuidv8,
-          .defaults = {.chaos = true, .chaos_quick = false, .locality = true},
-          .make = factory_of<UuidV8>()};
+  Variant v = time_uuid_variant(
+      "uuidv8", "RFC 9562 UUIDv8: 48-bit ms, 16-bit node id, 26-bit counter, 32 CSPRNG bits",
+      Ordering::k_sorted, IdTime::uuidv8, factory_of<UuidV8>());
+  v.node_ids = NodeIds::one;
+  v.defaults = {.chaos = true, .chaos_quick = false, .locality = true};
+  return v;
 }
 
 }  // namespace idbench

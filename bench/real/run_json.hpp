@@ -1,4 +1,4 @@
-// results_json.hpp — the real-system bench's record as JSON (`idbench real --out`, the
+// run_json.hpp — the real-system bench's record as JSON (`idbench real --out`, the
 // "real_systems" key of bench.json). Formatting only; real_run.hpp measures.
 //
 // Schema:
@@ -50,6 +50,7 @@
 
 namespace idbench::realbench {
 
-nlohmann::json run_json(const RunPlan& plan, const RunRecord& record, const std::string& profile);
+// The whole run: its plan, what was recorded so far, and the profile's name ("quick").
+nlohmann::json to_json(const RunPlan& plan, const RunRecord& record, const std::string& profile);
 
 }  // namespace idbench::realbench

@@ -1,13 +1,12 @@
-// faults_report.cpp — a fault run as text (verdict lines) and as the JSON the report draws.
-// Formats only: every number comes from faults_analysis.cpp and faults_judge.cpp.
-#include <fmt/format.h>
-
+// faults_json.cpp — a fault run as the JSON the report draws; faults_text.cpp writes the same
+// run's verdict lines. Formats only: every number comes from faults_analysis.cpp and
+// faults_judge.cpp.
 #include "real/faults.hpp"
 
 namespace idbench::real {
 namespace {
 
-nlohmann::ordered_json verdict_json(const fault::Verdict& v) {
+nlohmann::ordered_json to_json(const fault::Verdict& v) {
   return {{"verdict", fault::name_of(v.outcome)},
           {"passed", v.passed()},
           {"evidence", v.evidence},
@@ -18,7 +17,7 @@ nlohmann::ordered_json optional_ms(const std::optional<double>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
-nlohmann::ordered_json figures_json(const FaultFigures& f) {
+nlohmann::ordered_json to_json(const FaultFigures& f) {
   return {{"requests", f.requests},
           {"ids", f.ids},
           {"failures", f.failures},
@@ -55,7 +54,7 @@ nlohmann::ordered_json timeline_json(const FaultFigures& f) {
           {"failures", failures},           {"skew_min_ms", skew_min}, {"skew_max_ms", skew_max}};
 }
 
-nlohmann::ordered_json part_json(const FaultPart& p) {
+nlohmann::ordered_json to_json(const FaultPart& p) {
   nlohmann::ordered_json events = nlohmann::ordered_json::array();
   for (const fault::FaultRecord& e : p.records.events) {
     events.push_back({{"t_ms", p.records.ms_since_start(e.true_ns)}, {"what", e.what}});
@@ -71,8 +70,8 @@ nlohmann::ordered_json part_json(const FaultPart& p) {
           {"width", p.width == IdWidth::bits64 ? 64 : 128},
           {"id_time", name_of(p.id_time)},
           {"servers", p.records.servers},
-          {"verdict", verdict_json(p.verdict)},
-          {"figures", figures_json(p.figures)},
+          {"verdict", to_json(p.verdict)},
+          {"figures", to_json(p.figures)},
           {"events", events},
           {"probes", probes},
           {"timeline", timeline_json(p.figures)},
@@ -84,25 +83,12 @@ nlohmann::ordered_json part_json(const FaultPart& p) {
 
 }  // namespace
 
-std::string to_text(const FaultRun& run) {
-  std::string out = fmt::format("{}: {} — {}\n", run.scenario, fault::name_of(run.verdict.outcome),
-                                run.verdict.evidence);
-  for (const FaultPart& p : run.parts) {
-    const std::string who = p.label.empty() ? p.system : p.system + ", " + p.label;
-    out +=
-        fmt::format("  {}: {} — {}\n", who, fault::name_of(p.verdict.outcome), p.verdict.evidence);
-    out += fmt::format("    settings: {}\n", p.settings);
-    for (const std::string& f : p.verdict.findings) out += fmt::format("    {}\n", f);
-  }
-  return out;
-}
-
 nlohmann::ordered_json to_json(const FaultRun& run) {
   nlohmann::ordered_json parts = nlohmann::ordered_json::array();
-  for (const FaultPart& p : run.parts) parts.push_back(part_json(p));
+  for (const FaultPart& p : run.parts) parts.push_back(to_json(p));
   return {{"scenario", run.scenario},
           {"description", run.description},
-          {"verdict", verdict_json(run.verdict)},
+          {"verdict", to_json(run.verdict)},
           {"parts", parts}};
 }
 

@@ -1,16 +1,15 @@
-// matrix_report.hpp — the chaos matrix's output: its JSON document (chaos.json) and its
-// progress lines. The matrix runner (matrix.hpp) measures; this file only renders.
+// matrix_json.hpp — the chaos matrix's JSON document (chaos.json), one cell at a time, and each
+// cell's one progress line beside its JSON. The matrix runner (matrix.hpp) measures; this file
+// only renders. The progress lines around the cells are matrix_progress.hpp's.
 //
 //   MatrixDocument doc(plan);    // context, config, `complete: false`, no cells yet
 //   doc.add(cell_outcome(run));  // after each cell...
 //   doc.write();                 // ...the whole file again, via plumbing::OutputFile
 //   doc.finish(wall_seconds); doc.write();
 //
-// Thread safety: thread-compatible values; the print functions write to the FILE* given
-// (nothing when it is nullptr).
+// Thread safety: thread-compatible values.
 #pragma once
 
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -55,12 +54,5 @@ class MatrixDocument {
   std::size_t done_ = 0;
   double wall_seconds_ = 0;
 };
-
-void print_plan(const MatrixPlan& plan, std::FILE* progress);
-void print_cell_start(const MatrixPlan& plan, std::size_t i, std::FILE* progress);
-void print_cell_result(const CellOutcome& outcome, std::FILE* progress);
-void print_time_left(const MatrixPlan& plan, std::size_t i, double elapsed_s, double overhead_s,
-                     std::FILE* progress);
-void print_summary(const MatrixDocument& doc, std::FILE* progress);
 
 }  // namespace idbench::chaos

@@ -1,5 +1,5 @@
-// results_json.cpp — the real-system bench's record as JSON.
-#include "bench/real/results_json.hpp"
+// run_json.cpp — the real-system bench's record as JSON (see run_json.hpp).
+#include "bench/real/run_json.hpp"
 
 #include "plumbing/run_context.hpp"
 
@@ -10,7 +10,7 @@ using nlohmann::json;
 
 json optional_json(const auto& v) { return v ? json(*v) : json(nullptr); }
 
-json latency_json(const bench::LatencyHistogram& h) {
+json to_json(const bench::LatencyHistogram& h) {
   if (h.count() == 0) return nullptr;
   return {{"p50", h.value_at_quantile(0.5)},
           {"p99", h.value_at_quantile(0.99)},
@@ -22,7 +22,7 @@ json system_side_json(const CellFigures& f) {
   if (!f.system_side) return nullptr;
   return {{"ids_per_s", f.system_side->ids_per_s},
           {"ids_per_s_per_client", f.clients > 0 ? f.system_side->ids_per_s / f.clients : 0},
-          {"latency_ns", latency_json(f.system_side->latency_ns)}};
+          {"latency_ns", to_json(f.system_side->latency_ns)}};
 }
 
 json direct_json(const std::optional<CellFigures>& d) {
@@ -32,12 +32,12 @@ json direct_json(const std::optional<CellFigures>& d) {
           {"requests", d->requests},
           {"ids_per_s", d->ids_per_s()},
           {"ids_per_s_per_client", d->ids_per_s_per_client()},
-          {"latency_ns", latency_json(d->latency_ns)},
+          {"latency_ns", to_json(d->latency_ns)},
           {"error", d->error.empty() ? json(nullptr) : json(d->error)},
           {"counters", optional_json(d->adapter_counters)}};
 }
 
-json cell_json(const CellRecord& c) {
+json to_json(const CellRecord& c) {
   const CellFigures& f = c.figures;
   json j = {{"system", c.system},
             {"scheme", c.description ? c.description->scheme : ""},
@@ -53,7 +53,7 @@ json cell_json(const CellRecord& c) {
             {"ids_per_s", f.ids_per_s()},
             {"ids_per_s_per_client", f.ids_per_s_per_client()},
             {"ids_per_client", f.ids_per_client},
-            {"latency_ns", latency_json(f.latency_ns)},
+            {"latency_ns", to_json(f.latency_ns)},
             {"failed_clients", f.failed_clients},
             {"error", f.error.empty() ? json(nullptr) : json(f.error)},
             {"adapter_counters", optional_json(f.adapter_counters)},
@@ -66,7 +66,7 @@ json cell_json(const CellRecord& c) {
   return j;
 }
 
-json locality_json(const LocalityRecord& l) {
+json to_json(const LocalityRecord& l) {
   const LocalityFigures& f = l.figures;
   json j = {{"system", l.system},
             {"scheme", l.description ? l.description->scheme : ""},
@@ -92,7 +92,7 @@ json locality_json(const LocalityRecord& l) {
   }
   if (const auto& m = f.metrics) {
     j["engine"] = m->engine + " (" + m->engine_version + ")";
-    j["key_type"] = locality::to_string(m->key_type);
+    j["key_type"] = locality::name_of(m->key_type);
     j["leaf_pages"] = optional_json(m->leaf_pages);
     j["avg_leaf_fill"] = optional_json(m->avg_leaf_fill);
     j["splits_per_1k"] = optional_json(m->splits_per_1k);
@@ -109,7 +109,7 @@ json locality_json(const LocalityRecord& l) {
   return j;
 }
 
-json system_json(const Target& t) {
+json to_json(const Target& t) {
   if (t.system == nullptr) {
     return {{"name", t.name}, {"summary", "--exec " + t.exec.command}, {"scheme", ""},
             {"lower_bound_variant", ""}, {"mariadb_servers", 0}};
@@ -121,15 +121,15 @@ json system_json(const Target& t) {
 
 }  // namespace
 
-json run_json(const RunPlan& plan, const RunRecord& record, const std::string& profile) {
+json to_json(const RunPlan& plan, const RunRecord& record, const std::string& profile) {
   json systems = json::array();
-  for (const Target& t : plan.targets) systems.push_back(system_json(t));
+  for (const Target& t : plan.targets) systems.push_back(to_json(t));
   json cells = json::array();
-  for (const CellRecord& c : record.cells) cells.push_back(cell_json(c));
+  for (const CellRecord& c : record.cells) cells.push_back(to_json(c));
   json hop = json::array();
-  for (const CellRecord& c : record.hop) hop.push_back(cell_json(c));
+  for (const CellRecord& c : record.hop) hop.push_back(to_json(c));
   json locality = json::array();
-  for (const LocalityRecord& l : record.locality) locality.push_back(locality_json(l));
+  for (const LocalityRecord& l : record.locality) locality.push_back(to_json(l));
   return {{"context", plumbing::to_json(plumbing::current_run_context())},
           {"complete", record.complete},
           {"profile", profile},

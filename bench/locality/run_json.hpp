@@ -1,4 +1,4 @@
-// results_json.hpp — the JSON of locality results, as `locality --json` prints them and
+// run_json.hpp — the JSON of locality results, as `locality --json` prints them and
 // locality.json holds them (reports/inputs.py reads it):
 //
 //   a run:         Metrics fields + {"stream": {...}, "payload_bytes": B, "context": {...}}
@@ -20,8 +20,9 @@
 namespace idbench::locality {
 
 nlohmann::json to_json(const Metrics& m);
-nlohmann::json run_json(const RunSpec& spec, const RunResult& result);
-nlohmann::json validation_json(const ValidationReport& report);
+nlohmann::json to_json(const RunSpec& spec, const RunResult& result);  // a run
+nlohmann::json to_json(const ValidationReport& report);
+// The run context, which has no value of its own to take: what every document carries.
 nlohmann::json context_json();
 
 }  // namespace idbench::locality

@@ -1,5 +1,5 @@
-// results_text.cpp — locality results as text tables (see results_text.hpp).
-#include "bench/locality/results_text.hpp"
+// run_text.cpp — locality results as text tables (see run_text.hpp).
+#include "bench/locality/run_text.hpp"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@ void print_run(const RunResult& result, std::ostream& out) {
   };
   out << fmt::format("stream                 {}\n", result.description);
   out << fmt::format("engine                 {} {}\n", m.engine, m.engine_version);
-  out << fmt::format("rows                   {} ({})\n", m.rows, to_string(m.key_type));
+  out << fmt::format("rows                   {} ({})\n", m.rows, name_of(m.key_type));
   out << fmt::format("leaf_pages             {}\n", f(m.leaf_pages, "{}"));
   out << fmt::format("avg_leaf_fill          {}\n",
                      m.avg_leaf_fill ? fmt::format("{:.1f} %", 100 * *m.avg_leaf_fill) : "n/a");
@@ -53,7 +53,7 @@ void print_validation(const ValidationReport& report, std::ostream& out) {
     out << fmt::format(
         "{:<40} {:<8} {:>5} {:>7} {:>7} {:>7} {:>5.0f} {:>4} | {:>6.1f} {:>6} | {:>7} {:>6} | "
         "{:>7} {:>6}\n",
-        r.stream.label, to_string(r.key_type), r.payload_bytes, *r.model.leaf_pages,
+        r.stream.label, name_of(r.key_type), r.payload_bytes, *r.model.leaf_pages,
         leaf(r.innodb),
         err ? fmt::format("{:+.1f}", 100 * *err) : "-", 100 * r.tolerance,
         r.innodb ? (r.pass() ? "ok" : "FAIL") : "-", 100 * *r.model.avg_leaf_fill, fill(r.innodb),

@@ -1,4 +1,4 @@
-// result_json.hpp — a worker-id run's result as JSON (the report's input, reports/
+// run_json.hpp — a worker-id run's result as JSON (the report's input, reports/
 // worker_ids.py): configuration, faults, holdings, stalls, gaps, duplicates, per-node figures.
 // Times are ms since the run's start (every node ready).
 //

@@ -1,4 +1,4 @@
-// results_text.hpp — locality results for a person to read (`idbench locality` without --json).
+// run_text.hpp — locality results for a person to read (`idbench locality` without --json).
 //
 // Thread safety: reentrant.
 #pragma once

@@ -1,5 +1,5 @@
-// results_json.cpp — locality results as JSON (see results_json.hpp).
-#include "bench/locality/results_json.hpp"
+// run_json.cpp — locality results as JSON (see run_json.hpp).
+#include "bench/locality/run_json.hpp"
 
 #include "plumbing/run_context.hpp"
 
@@ -17,14 +17,14 @@ nlohmann::json stream_json(const StreamSpec& spec, const RunResult& result) {
       spec.variant.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.variant);
   return {{"description", result.description},
           {"variant", variant},
-          {"synthetic", to_string(spec.synthetic)},
+          {"synthetic", name_of(spec.synthetic)},
           {"keys_file", spec.keys_file},
           {"layout", spec.layout},
           {"rate_per_ms", spec.rate},
           {"achieved_rate_per_ms", result.achieved_rate},
           {"writers", spec.writers},
           {"node_major", spec.node_major},
-          {"arrival", to_string(spec.arrival)},
+          {"arrival", name_of(spec.arrival)},
           {"seed", spec.seed}};
 }
 
@@ -34,9 +34,9 @@ nlohmann::json secondary_errors_json(const ValidationRow& r) {
   return out;
 }
 
-nlohmann::json validation_row_json(const ValidationRow& r) {
+nlohmann::json to_json(const ValidationRow& r) {
   return {{"stream", r.stream.label},
-          {"key_type", to_string(r.key_type)},
+          {"key_type", name_of(r.key_type)},
           {"payload_bytes", r.payload_bytes},
           {"secondary_indexes", r.stream.secondary},
           {"secondary_errors", secondary_errors_json(r)},
@@ -71,7 +71,7 @@ nlohmann::json to_json(const Metrics& m) {
   return {{"engine", m.engine},
           {"engine_version", m.engine_version},
           {"rows", m.rows},
-          {"key_type", to_string(m.key_type)},
+          {"key_type", name_of(m.key_type)},
           {"leaf_pages", opt(m.leaf_pages)},
           {"avg_leaf_fill", opt(m.avg_leaf_fill)},
           {"splits_per_1k", opt(m.splits_per_1k)},
@@ -85,7 +85,7 @@ nlohmann::json to_json(const Metrics& m) {
           {"note", m.note}};
 }
 
-nlohmann::json run_json(const RunSpec& spec, const RunResult& result) {
+nlohmann::json to_json(const RunSpec& spec, const RunResult& result) {
   nlohmann::json j = to_json(result.metrics);
   j["stream"] = stream_json(spec.stream, result);
   j["payload_bytes"] = spec.payload_bytes;
@@ -94,9 +94,9 @@ nlohmann::json run_json(const RunSpec& spec, const RunResult& result) {
   return j;
 }
 
-nlohmann::json validation_json(const ValidationReport& report) {
+nlohmann::json to_json(const ValidationReport& report) {
   nlohmann::json rows = nlohmann::json::array();
-  for (const auto& r : report.rows) rows.push_back(validation_row_json(r));
+  for (const auto& r : report.rows) rows.push_back(to_json(r));
   return {{"validation", rows},
           {"innodb_ran", report.innodb_ran},
           {"pass", report.innodb_ran && report.pass()},

@@ -1,4 +1,4 @@
-// report.hpp — everything the bench writes into Google Benchmark's output: per-run user
+// gbench_output.hpp — everything the bench writes into Google Benchmark's output: per-run user
 // counters, and the custom context block every JSON file opens with. Formatting lives here
 // and only here; the measuring code never formats.
 //

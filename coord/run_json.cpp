@@ -1,5 +1,5 @@
-// result_json.cpp — WorkerRunResult → JSON.
-#include "coord/result_json.hpp"
+// run_json.cpp — WorkerRunResult → JSON.
+#include "coord/run_json.hpp"
 
 namespace idbench::coord {
 

@@ -1,4 +1,5 @@
-#include "bench/report.hpp"
+// gbench_output.cpp — the bench's Google Benchmark counters and context (see gbench_output.hpp).
+#include "bench/gbench_output.hpp"
 
 #include <fmt/format.h>
 
