@@ -36,16 +36,17 @@ FaultRecord Timeline::record(int node, std::string kind, std::string what) {
   return record_at(Instant::now(), node, std::move(kind), std::move(what));
 }
 
-FaultRecord Timeline::record_at(Instant at, int node, std::string kind, std::string what) {
+FaultRecord Timeline::record_at(Instant at, int node, std::string kind, std::string what,
+                                std::optional<std::int64_t> faked_ns) {
   say(fmt::format("+{:.2f} s  {}", static_cast<double>(at.true_ns - start_.true_ns) / 1e9, what));
-  history_.push_back({at.true_ns, at.mono_ns, node, std::move(kind), std::move(what)});
+  history_.push_back({at.true_ns, at.mono_ns, node, std::move(kind), std::move(what), faked_ns});
   return history_.back();
 }
 
 FaultRecord Timeline::note(int node, std::string what) {
   const Instant at = Instant::now();
   say("note: " + what);
-  history_.push_back({at.true_ns, at.mono_ns, node, "note", std::move(what)});
+  history_.push_back({at.true_ns, at.mono_ns, node, "note", std::move(what), std::nullopt});
   return history_.back();
 }
 

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,10 @@ struct FaultRecord {
   int node = kNoNode;
   std::string kind;  // the player's word for it ("step", "kill", "fault", "note")
   std::string what;  // one line, as the progress line and the results show it
+  // A clock fault: the faked wall time (Unix ns) of the node it moved, right after it moved
+  // it (the first node's, for a fault on every node); nullopt for every other record. What a
+  // test or a reader of the history checks the fault against; no result file writes it.
+  std::optional<std::int64_t> faked_ns;
 };
 
 // How often a wait looks for interrupts and calls its watch function.
@@ -76,7 +81,9 @@ class Timeline {
   // Appends a record at `at` (default: now) and says "+S.SS s  what" (seconds from instant 0
   // in true time); returns the record.
   FaultRecord record(int node, std::string kind, std::string what);
-  FaultRecord record_at(Instant at, int node, std::string kind, std::string what);
+  // `faked_ns`: see FaultRecord.
+  FaultRecord record_at(Instant at, int node, std::string kind, std::string what,
+                        std::optional<std::int64_t> faked_ns = std::nullopt);
   // A harness note (kind "note"): something it could not do as planned. Said "note: what".
   FaultRecord note(int node, std::string what);
   const std::vector<FaultRecord>& history() const { return history_; }
