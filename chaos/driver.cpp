@@ -1,5 +1,6 @@
 // driver.cpp — one chaos run played (driver.hpp): node processes under libfaketime started and
-// stopped through fault::Fleet, the scenario's clock and process faults played on the run's
+// stopped through fault::Fleet, each scenario event handed to the nemesis of its kind (the
+// clocks' ClockNemesis, the processes' fault::ProcessNemesis) which plays it on the run's
 // fault::Timeline, then the analysis and the verdict. What the run plays is settled before
 // (run_plan.hpp).
 #include "chaos/driver.hpp"
@@ -10,18 +11,19 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <sstream>
 
+#include "chaos/clock_nemesis.hpp"
 #include "chaos/faketime.hpp"
 #include "chaos/leftovers.hpp"
 #include "chaos/process.hpp"
 #include "chaos/run_plan.hpp"
 #include "chaos/scenario.hpp"
 #include "fault/fleet.hpp"
+#include "fault/nemesis.hpp"
 #include "fault/timeline.hpp"
 #include "plumbing/raw_time.hpp"
 #include "plumbing/temp_dir.hpp"
@@ -44,10 +46,8 @@ constexpr std::int64_t kExecWarmUpNs = 2'000'000'000;
 // A node stops by itself at the stop time, waits up to 200 ms for a thread blocked in next(),
 // then writes its last records. Beyond this it is stuck.
 constexpr std::int64_t kStopTimeoutNs = 5'000'000'000;
-// Writing a timestamp file (write + rename) takes tens of µs; a rate change allows this long
-// for it to land (see ClockModel::change_rate): a forward jump of at most |Δrate| × 5 ms. A
-// driver descheduled for longer than that is reported in the event log.
-constexpr std::int64_t kRateWriteSlackNs = 5'000'000;
+// A scenario event for every node is a fault step for every node.
+static_assert(kAllNodes == fault::kNoNode);
 
 // A directory the user named (--persist, --keep): created if missing, and proven writable by
 // creating a file in it, so a read-only place fails here in one line, before anything runs
@@ -106,17 +106,6 @@ struct RunPaths {
   std::string libfaketime;
 };
 
-// One node's faked clock and what the analysis learns of it; its process is the fleet's.
-struct NodeClock {
-  int index = 0;
-  std::string timestamp_file;
-  ClockModel clock;
-  std::int64_t lib_start_true_ns = 0;
-  std::int64_t paused_since = -1;  // true ns of its SIGSTOP; -1: running
-  std::int64_t down_since = -1;    // true ns of its kill; -1: up
-  NodeFacts facts;
-};
-
 // The run: its nodes started, the scenario's events played on their clocks and processes,
 // the nodes collected, the result judged.
 class ChaosRun {
@@ -126,7 +115,9 @@ class ChaosRun {
         paths_(std::move(paths)),
         timeline_("chaos", std::string(plan_.scenario.name), progress),
         fleet_([this](int k, int incarnation) { return launch(k, incarnation); }, kReadyTimeoutNs,
-               [this](const fault::NodeFailure& f) { name_failure(f); }) {
+               [this](const fault::NodeFailure& f) { name_failure(f); }),
+        clocks_(nodes_, fleet_),
+        processes_(fleet_, process_hooks()) {
     for (int k = 0; k < plan_.cfg.nodes; ++k) {
       NodeClock n;
       n.index = k;
@@ -229,13 +220,8 @@ class ChaosRun {
   }
 
   void play_events();
-  void apply(const Event& e, NodeClock& n, std::int64_t now);
-  void rewrite(NodeClock& n);
-  void step_clock(const Event& e, NodeClock& n, std::int64_t now);
-  void change_rate(const Event& e, NodeClock& n);
-  void pause(NodeClock& n, std::int64_t now);
-  void resume(const Event& e, NodeClock& n, std::int64_t now);
-  void kill(NodeClock& n, std::int64_t now);
+  fault::ProcessNemesis::Hooks process_hooks();
+  void process_played(const fault::FaultStep& step, NodeClock& n, std::int64_t now);
   void restart(NodeClock& n);
   void collect_nodes();
   std::vector<LoggedEvent> logged_events() const;
@@ -250,7 +236,10 @@ class ChaosRun {
   std::int64_t stop_mono_ = 0;
   std::int64_t stop_true_ = 0;
   std::int64_t reference_offset_ns_ = 0;
-  fault::Fleet fleet_;  // last: its nodes are killed first, while the rest is still whole
+  fault::Fleet fleet_;  // its nodes are killed before the rest goes, while it is still whole
+  // The nemeses only refer to the nodes and the fleet.
+  ClockNemesis clocks_;
+  fault::ProcessNemesis processes_;
 };
 
 fault::NodeLaunch ChaosRun::launch(int k, int incarnation) const {
@@ -279,6 +268,22 @@ fault::NodeLaunch ChaosRun::launch(int k, int incarnation) const {
           fmt::format("{}/node-{}.inc-{}.stderr", paths_.dir, k, incarnation)};
 }
 
+// The fault step a scenario event is: the nemesis's verb for its kind, its amounts, and the
+// record the results show (its kind's word and its line), at the event's instant.
+fault::FaultStep step_of(const Event& e, fault::Instant at) {
+  std::string_view op;
+  switch (e.kind) {
+    case EventKind::step: op = "step"; break;
+    case EventKind::set_rate: op = "set_rate"; break;
+    case EventKind::stop: op = "pause"; break;
+    case EventKind::resume: op = "resume"; break;
+    case EventKind::kill: op = "kill"; break;
+    case EventKind::restart: op = "start"; break;
+  }
+  return {op,   e.node, e.step_ms * 1'000'000, e.rate, std::string(name_of(e.kind)),
+          std::string(e.why), at};
+}
+
 void ChaosRun::play_events() {
   std::vector<Event> schedule = plan_.scenario.events;
   std::stable_sort(schedule.begin(), schedule.end(),
@@ -286,92 +291,46 @@ void ChaosRun::play_events() {
   for (const Event& e : schedule) {
     wait(timeline_.start_mono_ns() + e.at_ms * 1'000'000);
     if (e.node >= cfg().nodes) continue;
-    const fault::Instant at = fault::Instant::now();
-    for (auto& n : nodes_) {
-      if (e.node == kAllNodes || e.node == n.index) apply(e, n, at.true_ns);
-    }
-    played_.emplace(timeline_.history().size(), e);
-    timeline_.record_at(at, e.node, std::string(name_of(e.kind)), std::string(e.why));
+    const bool clock = e.kind == EventKind::step || e.kind == EventKind::set_rate;
+    fault::Nemesis& nemesis = clock ? static_cast<fault::Nemesis&>(clocks_) : processes_;
+    nemesis.invoke(step_of(e, fault::Instant::now()), timeline_);
+    played_.emplace(timeline_.history().size() - 1, e);  // the step's record is its last
   }
 }
 
-void ChaosRun::apply(const Event& e, NodeClock& n, std::int64_t now) {
-  const std::int64_t write_from = plumbing::true_ns();
-  switch (e.kind) {
-    case EventKind::step:
-      step_clock(e, n, now);
-      break;
-    case EventKind::set_rate:
-      change_rate(e, n);
-      break;
-    case EventKind::stop:
-      pause(n, now);
-      break;
-    case EventKind::resume:
-      resume(e, n, now);
-      break;
-    case EventKind::kill:
-      kill(n, now);
-      break;
-    case EventKind::restart:
-      restart(n);
-      break;
+// What chaos adds to the process moves: a restart's protocol, a resume's clock step (a VM's
+// catch-up) and the facts the analysis needs (when each node was paused or down).
+fault::ProcessNemesis::Hooks ChaosRun::process_hooks() {
+  fault::ProcessNemesis::Hooks h;
+  h.start = [this](int k) { restart(nodes_[static_cast<std::size_t>(k)]); };
+  h.before_resume = [this](const fault::FaultStep& step, int k, fault::Instant at) {
+    return std::optional<std::int64_t>(
+        clocks_.move(step, nodes_[static_cast<std::size_t>(k)], at, timeline_));
+  };
+  h.played = [this](const fault::FaultStep& step, int k, fault::Instant at) {
+    process_played(step, nodes_[static_cast<std::size_t>(k)], at.true_ns);
+  };
+  return h;
+}
+
+void ChaosRun::process_played(const fault::FaultStep& step, NodeClock& n, std::int64_t now) {
+  if (step.op == "pause") {
+    n.paused_since = now;
+  } else if (step.op == "resume") {
+    if (n.paused_since >= 0) n.facts.paused.push_back({n.paused_since, now});
+    n.paused_since = -1;
+  } else if (step.op == "kill") {
+    n.facts.incarnations.back().end_true_ns = now;
+    n.facts.incarnations.back().killed = true;
+    n.down_since = now;
   }
-  if (e.kind == EventKind::step || e.kind == EventKind::set_rate || e.kind == EventKind::resume) {
-    n.facts.clock_writes.push_back({std::min(now, write_from), plumbing::true_ns()});
-  }
-}
-
-void ChaosRun::rewrite(NodeClock& n) {
-  if (fleet_.running(n.index)) {
-    write_setting(n.timestamp_file, n.clock.setting_for(n.lib_start_true_ns));
-  }
-}
-
-void ChaosRun::step_clock(const Event& e, NodeClock& n, std::int64_t now) {
-  n.clock.step(now, e.step_ms * 1'000'000);
-  rewrite(n);
-}
-
-// Anchored at this node's own write, not at the event: nodes are written one after the other,
-// and the gap would be a small step back for the later ones.
-void ChaosRun::change_rate(const Event& e, NodeClock& n) {
-  const double old_rate = n.clock.rate();
-  const std::int64_t before = plumbing::true_ns();
-  n.clock.change_rate(before, e.rate, kRateWriteSlackNs);
-  rewrite(n);
-  const std::int64_t late = plumbing::true_ns() - before - kRateWriteSlackNs;
-  if (late > 0) {
-    timeline_.note(n.index, fmt::format("the rate change landed {:.1f} ms late: node {}'s clock "
-                                        "may have stepped back by up to {:.2f} ms",
-                                        late / 1e6, n.index, std::abs(e.rate - old_rate) * late / 1e6));
-  }
-}
-
-void ChaosRun::pause(NodeClock& n, std::int64_t now) {
-  fleet_.pause(n.index);
-  n.paused_since = now;
-}
-
-void ChaosRun::resume(const Event& e, NodeClock& n, std::int64_t now) {
-  step_clock(e, n, now);
-  fleet_.resume(n.index);
-  if (n.paused_since >= 0) n.facts.paused.push_back({n.paused_since, now});
-  n.paused_since = -1;
-}
-
-void ChaosRun::kill(NodeClock& n, std::int64_t now) {
-  fleet_.kill(n.index);
-  n.facts.incarnations.back().end_true_ns = now;
-  n.facts.incarnations.back().killed = true;
-  n.down_since = now;
 }
 
 // The next incarnation, on the clock the node had: armed first (a durable write it needs is
 // part of its down time), then told to go at once.
 void ChaosRun::restart(NodeClock& n) {
   spawn(n);
-  rewrite(n);
+  clocks_.rewrite(n);
   fleet_.process(n.index).send_line("arm");
   await_armed(n);
   const std::int64_t go_true = plumbing::true_ns();
@@ -387,6 +346,7 @@ void ChaosRun::collect_nodes() {
     if (n.paused_since >= 0) n.facts.paused.push_back({n.paused_since, plumbing::true_ns()});
     if (n.down_since >= 0) n.facts.down.push_back({n.down_since, stop_true_});
   }
+  processes_.teardown(timeline_);
   // A node waits out a program request still open at the stop (its --timeout-ms).
   const std::int64_t allowed = kStopTimeoutNs + (cfg().exec ? cfg().exec->timeout_ms * 1'000'000 : 0);
   fleet_.stop({.close_stdin = false, .deadline_mono_ns = stop_mono_ + allowed});

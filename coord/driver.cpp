@@ -1,5 +1,6 @@
-// driver.cpp — a worker-id run: cluster, nodes (fault::Fleet), the scenario's faults on the
-// run's fault::Timeline, the analysis.
+// driver.cpp — a worker-id run: cluster, nodes (fault::Fleet), each of the scenario's faults
+// handed to the nemesis of its kind (fault::ProcessNemesis for the nodes, EtcdNemesis for the
+// members), which plays it on the run's fault::Timeline, the analysis.
 #include "coord/driver.hpp"
 
 #include <fmt/format.h>
@@ -10,8 +11,10 @@
 #include <optional>
 
 #include "coord/etcd_cluster.hpp"
+#include "coord/etcd_nemesis.hpp"
 #include "coord/scenario.hpp"
 #include "fault/fleet.hpp"
+#include "fault/nemesis.hpp"
 #include "fault/timeline.hpp"
 #include "generators/registry.hpp"
 #include "plumbing/child_process.hpp"
@@ -63,7 +66,8 @@ class WorkerRun {
       : c_(c),
         timeline_("worker-ids", fmt::format("{} {}", c.scenario, name_of(c.behaviour)), progress),
         fleet_([this](int k, int incarnation) { return launch(k, incarnation); }, kReadyTimeoutNs,
-               name_failure) {
+               name_failure),
+        processes_(fleet_, {.start = [this](int) { start_node(true); }}) {
     result_.config = c;
     result_.variant = c.variant.empty() ? default_worker_variant() : c.variant;
     check_worker_variant(result_.variant);
@@ -136,6 +140,7 @@ class WorkerRun {
         .members = 3, .heartbeat_ms = c_.ttl_s * 50, .election_ms = c_.ttl_s * 500,
         .etcd_binary = c_.etcd_binary});
     endpoints_ = cluster_->endpoints();
+    members_.emplace(*cluster_);
   }
 
   // A node is never restarted here (its files carry no incarnation); it runs with an empty
@@ -187,9 +192,7 @@ class WorkerRun {
   // Members resumed (a paused member would hold the nodes' lease revocations), then the nodes
   // stop at EOF on stdin.
   void stop_nodes() {
-    if (cluster_) {
-      for (int m = 0; m < cluster_->members(); ++m) cluster_->resume(m);
-    }
+    if (members_) members_->teardown(timeline_);
     fleet_.stop({.close_stdin = true, .deadline_mono_ns = plumbing::monotonic_ns() + 20'000 * kMsNs});
   }
 
@@ -202,44 +205,36 @@ class WorkerRun {
   std::vector<bool> fresh_;  // per node: started late, as a replacement
   std::unique_ptr<EtcdCluster> cluster_;
   std::vector<Endpoint> endpoints_;
-  std::optional<int> down_member_;
+  std::optional<EtcdNemesis> members_;  // with a private cluster only
   std::optional<plumbing::TempDir> tmp_;
-  fault::Fleet fleet_;  // last: its nodes end before their directory and etcd
+  fault::Fleet fleet_;  // its nodes end before their directory and etcd
+  fault::ProcessNemesis processes_;  // only refers to the fleet
 };
 
+// Node 0 is the victim of every node fault; a fresh node is the next index; the members'
+// faults need the private cluster (check_config refused the scenarios without one).
 void WorkerRun::apply(const FaultEvent& e) {
-  int node = fault::kNoNode;
-  std::string what(e.why);
+  fault::FaultStep step{.kind = std::string(name_of(e.kind)), .what = std::string(e.why)};
   switch (e.kind) {
     case FaultKind::pause_node:
-      node = 0;
-      fleet_.pause(node);
-      break;
     case FaultKind::resume_node:
-      node = 0;
-      fleet_.resume(node);
-      break;
-    case FaultKind::start_fresh: node = start_node(true); break;
-    case FaultKind::kill_leader:
-      down_member_ = cluster_->leader();
-      if (!down_member_) throw Error("etcd has no leader to kill");
-      cluster_->kill9(*down_member_);
-      what = fmt::format("{} (member m{})", e.why, *down_member_);
-      break;
-    case FaultKind::stop_follower: {
-      const auto leader = cluster_->leader();
-      down_member_ = leader && *leader == 0 ? 1 : 0;
-      cluster_->stop(*down_member_);
-      what = fmt::format("{} (member m{})", e.why, *down_member_);
-      break;
-    }
-    case FaultKind::restart_killed:
-      if (down_member_) cluster_->start(*down_member_);
-      break;
-    case FaultKind::pause_member0: cluster_->pause(0); break;
-    case FaultKind::resume_member0: cluster_->resume(0); break;
+      step.op = e.kind == FaultKind::pause_node ? "pause" : "resume";
+      step.node = 0;
+      processes_.invoke(step, timeline_);
+      return;
+    case FaultKind::start_fresh:
+      step.op = "start";
+      step.node = fleet_.size();
+      processes_.invoke(step, timeline_);
+      return;
+    case FaultKind::kill_leader: step.op = "kill-leader"; break;
+    case FaultKind::stop_follower: step.op = "stop-follower"; break;
+    case FaultKind::restart_killed: step.op = "restart-member"; break;
+    case FaultKind::pause_member0: step.op = "pause-member"; step.node = 0; break;
+    case FaultKind::resume_member0: step.op = "resume-member"; step.node = 0; break;
   }
-  timeline_.record(node, std::string(name_of(e.kind)), std::move(what));
+  if (!members_) throw Error(fmt::format("{} needs the run's own etcd cluster", name_of(e.kind)));
+  members_->invoke(step, timeline_);
 }
 
 }  // namespace

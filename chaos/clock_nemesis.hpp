@@ -1,0 +1,63 @@
+// clock_nemesis.hpp — chaos's clock faults as a fault::Nemesis: each node's faked wall clock
+// (a ClockModel written to its libfaketime timestamp file) stepped or set to a new rate, one
+// record per step with the faked time it left (fault::FaultRecord::faked_ns).
+//
+//   ClockNemesis clocks(nodes, fleet);     // the run's node clocks and its fleet
+//   clocks.invoke({.op = "step", .node = 0, .step_ns = -200'000'000, .kind = "step",
+//                  .what = "NTP steps node 0 back 200 ms", .at = fault::Instant::now()}, t);
+//   clocks.move(step, nodes[1], at, t);    // the clock part of a resume: moved, not recorded
+//
+// Verbs: "step" (the clock jumps by step_ns at the step's instant), "set_rate" (it runs at
+// `rate` from this node's own write on) and "resume" (a VM's catch-up: the step only; the
+// process nemesis sends the SIGCONT and records the step, fault/nemesis.hpp). A step for
+// fault::kNoNode plays on every node, in index order. A node's file is written only while its
+// process runs (a killed node's clock is written again when it restarts), but every move is a
+// clock write in its facts (NodeFacts::clock_writes), the window the fault check allows for it.
+//
+// Thread safety: thread-compatible; the nodes and the fleet are the driver's, on its thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "chaos/analysis.hpp"
+#include "chaos/faketime.hpp"
+#include "fault/fleet.hpp"
+#include "fault/nemesis.hpp"
+
+namespace idbench::chaos {
+
+// One node's faked clock and what the analysis learns of it; its process is the fleet's.
+struct NodeClock {
+  int index = 0;
+  std::string timestamp_file;
+  ClockModel clock;
+  std::int64_t lib_start_true_ns = 0;
+  std::int64_t paused_since = -1;  // true ns of its SIGSTOP; -1: running
+  std::int64_t down_since = -1;    // true ns of its kill; -1: up
+  NodeFacts facts;
+};
+
+class ClockNemesis : public fault::Nemesis {
+ public:
+  ClockNemesis(std::vector<NodeClock>& nodes, const fault::Fleet& fleet)
+      : nodes_(nodes), fleet_(fleet) {}
+  std::string_view kind() const override { return "clock"; }
+  void invoke(const fault::FaultStep& step, fault::Timeline& t) override;
+
+  // Moves node n's clock as `step` says, at `at` (a late rate change is noted on `t`), without
+  // a record; returns the node's faked wall time right after.
+  std::int64_t move(const fault::FaultStep& step, NodeClock& n, fault::Instant at,
+                    fault::Timeline& t);
+  // Writes node n's clock to its file, if its process runs.
+  void rewrite(NodeClock& n) const;
+
+ private:
+  void change_rate(const fault::FaultStep& step, NodeClock& n, fault::Timeline& t) const;
+
+  std::vector<NodeClock>& nodes_;
+  const fault::Fleet& fleet_;
+};
+
+}  // namespace idbench::chaos
