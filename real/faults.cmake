@@ -3,7 +3,7 @@
 # line over it (cli/real_chaos_command.cpp).
 add_library(idbench_real_faults STATIC
   faults.cpp faults_analysis.cpp faults_clients.cpp faults_judge.cpp faults_json.cpp
-  faults_text.cpp)
+  faults_text.cpp server_nemesis.cpp)
 target_include_directories(idbench_real_faults PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(idbench_real_faults
   PUBLIC idbench_real idbench_external idbench_chaos idbench_check idbench_fault
@@ -25,6 +25,13 @@ set_tests_properties(faults_tmp_made PROPERTIES LABELS unit FIXTURES_SETUP real_
 add_executable(faults_mariadb_test faults_mariadb_test.cpp)
 target_link_libraries(faults_mariadb_test PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
 gtest_discover_tests(faults_mariadb_test
+                     PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
+                                ENVIRONMENT TMPDIR=${faults_tmp}
+                     DISCOVERY_TIMEOUT 60)
+# The server nemesis on one real mariadbd: a kill leaves no server, a start answers again.
+add_executable(server_nemesis_test server_nemesis_test.cpp)
+target_link_libraries(server_nemesis_test PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
+gtest_discover_tests(server_nemesis_test
                      PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
                                 ENVIRONMENT TMPDIR=${faults_tmp}
                      DISCOVERY_TIMEOUT 60)

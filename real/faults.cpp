@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "chaos/faketime.hpp"
+#include "fault/nemesis.hpp"
 #include "fault/timeline.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
@@ -16,6 +17,7 @@
 #include "plumbing/temp_dir.hpp"
 #include "real/faults_clients.hpp"
 #include "real/faults_judge.hpp"
+#include "real/server_nemesis.hpp"
 #include "real/systems.hpp"
 
 namespace idbench::real {
@@ -86,6 +88,15 @@ class Stage {
     const fault::FaultRecord e = timeline_.record(fault::kNoNode, "fault", what);
     for (FaultRecords* r : records) r->events.push_back(e);
     return e.true_ns;
+  }
+
+  // Plays `what` with `op` on `nemesis`, its record kept in `records` as event() keeps one;
+  // returns the instant it began (true ns).
+  std::int64_t play(fault::Nemesis& nemesis, std::string_view op, const std::string& what,
+                    FaultRecords& records) {
+    nemesis.invoke({.op = op, .kind = "fault", .what = what}, timeline_);
+    records.events.push_back(timeline_.history().back());
+    return timeline_.history().back().true_ns;
   }
 
   void say(const std::string& line) const { timeline_.say(line); }
@@ -184,15 +195,15 @@ struct Crash {
 };
 
 // kill -9 of `server` (called `who` in the events), `down_s` × the time scale of load without
-// it, then its restart, through crash recovery, until it answers again.
+// it, then its restart, through crash recovery, until it answers again: the server's nemesis
+// plays the crash and the restart, the harness records that it answers.
 Crash crash_and_restart(Stage& st, UnderLoad& u, MariadbServer& server,
                         const std::string& who, double down_s) {
   Crash c{};
-  c.killed_ns = st.event({&u.part.records}, "kill -9 of " + who);
-  server.kill9();
+  ServerCrashNemesis crash(server);
+  c.killed_ns = st.play(crash, "kill", "kill -9 of " + who, u.part.records);
   st.hold(down_s, who + " down", {u.pool.get()});
-  c.restarting_ns = st.event({&u.part.records}, who + " restarting (crash recovery)");
-  server.start();
+  c.restarting_ns = st.play(crash, "start", who + " restarting (crash recovery)", u.part.records);
   c.back_ns = st.event({&u.part.records}, who + " answers again");
   return c;
 }

@@ -1,0 +1,37 @@
+// server_nemesis.hpp — a real server's crash as a fault::Nemesis: mariadbd killed with -9,
+// and started again through its crash recovery.
+//
+//   ServerCrashNemesis crash(server);
+//   crash.invoke({.op = "kill", .kind = "fault", .what = "kill -9 of mariadbd"}, t);
+//   ...                                    // load without it
+//   crash.invoke({.op = "start", .kind = "fault", .what = "mariadbd restarting"}, t);
+//       // returns once it answers again: its record is at the instant the restart began
+//
+// Verbs: "kill" (SIGKILL, no shutdown) and "start" (on its data directory, until it answers;
+// nothing when it runs). Each step is recorded once, for kNoNode (a server is not a fleet's
+// node), at the instant it began: the judges measure a crash from the kill and a recovery
+// from the start of the restart. That the server answers again is the harness's observation,
+// recorded by the caller when invoke() returns.
+//
+// Thread safety: thread-compatible; the server is the scenario's, on its thread (the clients
+// only talk to it).
+#pragma once
+
+#include "fault/nemesis.hpp"
+#include "real/mariadb_server.hpp"
+
+namespace idbench::real {
+
+class ServerCrashNemesis : public fault::Nemesis {
+ public:
+  explicit ServerCrashNemesis(MariadbServer& server) : server_(server) {}
+  std::string_view kind() const override { return "server"; }
+  void invoke(const fault::FaultStep& step, fault::Timeline& t) override;
+  // Starts the server again if a kill left it down.
+  void teardown(fault::Timeline& t) override;
+
+ private:
+  MariadbServer& server_;
+};
+
+}  // namespace idbench::real
