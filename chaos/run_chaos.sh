@@ -4,7 +4,7 @@
 # The chaos matrix: every scenario × the variants whose description asks for the
 # chaos matrix (`idbench list --json`, defaults.chaos) × every policy, 2 nodes × 2 threads at
 # 40 k IDs/s per node, plus restart-during-regression with a persisted high-water mark. About
-# 10 minutes on 2 cores; `--quick` (the variants marked chaos_quick, timelines halved) takes
+# 16 minutes on 2 cores (288 cells); `--quick` (the variants marked chaos_quick, timelines halved) takes
 # about 3. Progress (cell i of N, what runs, time left) goes to stderr; OUT_JSON
 # is rewritten whole (temp file + rename) after every cell, with "complete": false until the
 # last, so an interrupted run leaves a valid partial file.
