@@ -163,6 +163,10 @@ Id Program::State::parse(const std::string& text) {
 }
 
 void Program::State::no_answer(std::uint64_t got, std::uint64_t n, std::int64_t deadline) {
+  // An interrupt's handler kills every program: one that ended then ended because of it, and a
+  // thread that meets its closed pipe (not the signal, which another thread took) must unwind
+  // as interrupted, not report a failed program and let what was read be committed.
+  plumbing::throw_if_interrupted();
   const std::string count = fmt::format("{} of the {} IDs asked", got, n);
   // read_line gives up when less than 1 ms is left (it polls in whole ms).
   if (plumbing::monotonic_ns() + 1'000'000 >= deadline) {

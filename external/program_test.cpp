@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "plumbing/child_process.hpp"
 #include "plumbing/temp_dir.hpp"
 
 namespace idbench::external {
@@ -162,6 +163,32 @@ TEST_F(ProgramTest, KilledBySignalIsNamed) {
   std::vector<Id> ids;
   const std::string msg = program_error([&] { p.request(1, ids); });
   EXPECT_NE(msg.find("killed by signal 9 (SIGKILL)"), std::string::npos) << msg;
+}
+
+// An interrupt kills every program from its handler; a thread that next writes a request meets
+// a closed pipe, not a signal. That program did not fail: the run was interrupted, and says so
+// (exit 130), never "the program exited" (exit 2) with what was read committed. In a death
+// test: a signal marks the whole process interrupted for good.
+TEST_F(ProgramTest, AProgramKilledByAnInterruptIsAnInterruptionNotAFailure) {
+  const std::string cmd = script("answers-then-waits.sh", "read n; echo 1; exec sleep 60\n");
+  EXPECT_EXIT(
+      {
+        const plumbing::InterruptGuard guard;
+        Program p(spec_for(cmd), 0);
+        std::vector<Id> ids;
+        p.request(1, ids);
+        ::raise(SIGINT);  // the handler kills the program
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));  // it is dead by now
+        try {
+          p.request(1, ids);
+        } catch (const plumbing::Interrupted&) {
+          std::_Exit(130);
+        } catch (const ProgramError&) {
+          std::_Exit(2);
+        }
+        std::_Exit(0);
+      },
+      ::testing::ExitedWithCode(130), "");
 }
 
 TEST_F(ProgramTest, FewerIdsThanAskedIsNamed) {
