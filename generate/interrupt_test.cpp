@@ -88,42 +88,5 @@ TEST(GenerateEngineDeathTest, ASignalKillsTheProgramsAndCommitsNothing) {
   EXPECT_GE(started, 1);
 }
 
-// The same signal when the program dies of it first: the handler kills every program, so a
-// thread can read the end of its program's output before anything reads the signal. The run
-// must still end as interrupted (exit 130), never as "the program failed" (exit 2) with the
-// IDs read so far committed. Here the program sends the signal and then exits by itself.
-TEST(GenerateEngineDeathTest, AProgramEndedBySignalCommitsNothingAndIsAnInterruption) {
-  const plumbing::TempDir tmp("idbench-generate-interrupt-test");
-  const std::string dir = tmp.path() + "/out";
-  std::filesystem::create_directory(dir);
-  const std::string program =
-      script(tmp.path() + "/interrupts-and-ends",
-             "read n; j=0; while [ $j -lt $n ]; do j=$((j+1)); echo $j; done\n"
-             "kill -INT \"$TEST_PID\"\n"
-             "sleep 0.3\n"
-             "exit 3\n");
-  EXPECT_EXIT(
-      {
-        GenerateOptions o;
-        o.exec.emplace();
-        o.exec->command = program;
-        o.exec->batch = 10;
-        o.exec->env.push_back("TEST_PID=" + std::to_string(::getpid()));
-        o.threads = 1;
-        o.count = 1'000'000;
-        o.out = dir + "/ids.txt";
-        try {
-          run_generate(o);
-        } catch (const plumbing::Interrupted&) {
-          std::_Exit(130);
-        } catch (...) {
-          std::_Exit(1);
-        }
-        std::_Exit(0);
-      },
-      ::testing::ExitedWithCode(130), "");
-  EXPECT_EQ(names_in(dir), std::vector<std::string>{});
-}
-
 }  // namespace
 }  // namespace idbench::generate
