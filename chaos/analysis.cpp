@@ -30,7 +30,7 @@ std::int64_t reference_start_ms(const RunFacts& f) {
   return Clock::floor_div(f.start_true_ns + f.reference_offset_ns, 1'000'000);
 }
 
-bool is_refusal(const Record& r) { return r.kind == static_cast<std::uint16_t>(RecordKind::refusal); }
+bool is_refusal(const Record& r) { return fault::is(r, RecordKind::refusal); }
 
 // Where one node could not issue because of its generator.
 struct Blocked {

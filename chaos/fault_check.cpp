@@ -105,7 +105,7 @@ std::vector<Stream> streams_of(const RunFacts& f, const RunRecords& r, std::size
       if (out.size() <= t) out.resize(t + 1);
       for (const Record& rec : incs[i].threads[t]) {
         const std::int64_t began = rec.true_ns - std::int64_t{rec.call_us} * 1000;
-        if (rec.kind == static_cast<std::uint16_t>(RecordKind::refusal)) {
+        if (fault::is(rec, RecordKind::refusal)) {
           const auto why = static_cast<RefusalKind>(rec.detail);
           out[t].push_back({rec.true_ns, began, 0, Sample::refusal,
                             why == RefusalKind::clock_moved_backwards ||

@@ -274,12 +274,12 @@ class Node {
         const Id id = next_id(s);
         r.hi = id.hi;
         r.lo = id.lo;
-        r.kind = static_cast<std::uint16_t>(RecordKind::id);
+        r.kind = fault::kind_word(RecordKind::id);
       } catch (const ClockError& e) {
         std::uint64_t behind = 0;
         const RefusalKind kind = classify(e, behind);
         r.hi = behind;
-        r.kind = static_cast<std::uint16_t>(RecordKind::refusal);
+        r.kind = fault::kind_word(RecordKind::refusal);
         r.detail = static_cast<std::uint16_t>(kind);
         note_first_message(kind, e.what());
       } catch (const std::exception& e) {
@@ -289,6 +289,7 @@ class Node {
       }
       const std::int64_t ended = plumbing::monotonic_ns();
       r.true_ns = plumbing::true_ns();
+      r.mono_ns = ended;
       s.in_call_since.store(-1, std::memory_order_relaxed);
       const std::int64_t us = (ended - began) / 1000;
       r.call_us = static_cast<std::uint32_t>(std::min<std::int64_t>(us, UINT32_MAX));

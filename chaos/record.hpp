@@ -1,8 +1,9 @@
-// record.hpp — what a chaos node writes to disk and the analyser reads back: one fixed-size
-// record per call to `next()`, an ID or a refusal, stamped with the true time.
+// record.hpp — what a chaos node writes to disk and the analyser reads back: one history
+// record (fault/history.hpp) per call to `next()`, an ID or a refusal, stamped with the true
+// time, and the files around them.
 //
 // Every file of a run lives in one run directory:
-//   node-<k>.inc-<i>.thread-<t>.rec   records of thread t of incarnation i of node k
+//   node-<k>.inc-<i>.thread-<t>.rec   fault::Records of thread t of incarnation i of node k
 //   node-<k>.inc-<i>.messages         the first message of each refusal kind, "kind<TAB>text"
 //   node-<k>.inc-<i>.done             written at a clean stop: one line per thread,
 //                                     "thread <t> records <n> stuck_since_true_ns <ns|-1>"
@@ -28,11 +29,14 @@
 #include <string>
 #include <string_view>
 
+#include "fault/history.hpp"
 #include "plumbing/enum_names.hpp"
 
 namespace idbench::chaos {
 
-enum class RecordKind : std::uint16_t { id = 1, refusal = 2 };
+using fault::Record;
+using fault::RecordKind;
+using fault::record_file_name;
 
 // Which ClockError a refusal was; the analyser reports counts per kind.
 enum class RefusalKind : std::uint16_t {
@@ -59,21 +63,6 @@ inline std::string_view name_of(RefusalKind kind) {
   return plumbing::name_in(kRefusalKindNames, kind, "other");
 }
 
-struct Record {
-  // The ID (hi = 0 for 64-bit IDs). For a refusal: hi = how many ms behind, when the error
-  // says (refuse, bounded-wait), else 0.
-  std::uint64_t hi = 0;
-  std::uint64_t lo = 0;
-  // The true time when next() returned or threw: CLOCK_REALTIME read by a raw syscall, which
-  // libfaketime does not intercept.
-  std::int64_t true_ns = 0;
-  // How long the call took on the monotonic clock, in µs, saturating.
-  std::uint32_t call_us = 0;
-  std::uint16_t kind = 0;    // RecordKind
-  std::uint16_t detail = 0;  // RefusalKind for a refusal
-};
-static_assert(sizeof(Record) == 32, "the on-disk format is 32 bytes a record");
-
 // One reading of the node's faked clock (through libc, so through libfaketime) with the true
 // time beside it; 16 bytes on disk.
 struct ProbeSample {
@@ -82,9 +71,6 @@ struct ProbeSample {
 };
 static_assert(sizeof(ProbeSample) == 16, "the on-disk probe format is 16 bytes a sample");
 
-inline std::string record_file_name(int node, int incarnation, int thread) {
-  return fmt::format("node-{}.inc-{}.thread-{}.rec", node, incarnation, thread);
-}
 inline std::string messages_file_name(int node, int incarnation) {
   return fmt::format("node-{}.inc-{}.messages", node, incarnation);
 }

@@ -12,7 +12,7 @@
 namespace idbench::chaos {
 namespace {
 
-// Fixed-size entries (Record, ProbeSample) of one file.
+// Fixed-size entries (ProbeSample) of one file.
 template <class T>
 std::vector<T> read_fixed(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
@@ -68,7 +68,7 @@ RunRecords load_run_records(const RunFacts& facts) {
       const unsigned threads = facts.nodes[k].incarnations[i].threads;
       IncarnationRecords& r = incarnations.emplace_back();
       for (unsigned t = 0; t < threads; ++t) {
-        r.threads.push_back(read_fixed<Record>(in_dir(record_file_name(node, inc, static_cast<int>(t)))));
+        r.threads.push_back(fault::read_records(in_dir(record_file_name(node, inc, static_cast<int>(t)))));
       }
       r.stuck_since_true_ns = read_done(in_dir(done_file_name(node, inc)), threads);
       r.messages = read_messages(in_dir(messages_file_name(node, inc)));

@@ -1,0 +1,60 @@
+// history_test.cpp — a node's record file read back whole, a cut record dropped.
+#include "fault/history.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "plumbing/temp_dir.hpp"
+
+namespace idbench::fault {
+namespace {
+
+void write(const std::string& path, const std::vector<Record>& records, std::size_t cut_bytes) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fwrite(records.data(), sizeof(Record), records.size(), f);
+  std::fclose(f);
+  if (cut_bytes > 0) {
+    std::filesystem::resize_file(path, records.size() * sizeof(Record) - cut_bytes);
+  }
+}
+
+TEST(History, RecordsReadBackInTheOrderWritten) {
+  plumbing::TempDir dir("idbench-history-test");
+  const std::string path = dir.path() + "/" + record_file_name(2, 1, 0);
+  EXPECT_EQ(record_file_name(2, 1, 0), "node-2.inc-1.thread-0.rec");
+  const std::vector<Record> written = {
+      {.hi = 0, .lo = 17, .true_ns = 100, .mono_ns = 7, .call_us = 3,
+       .kind = kind_word(RecordKind::id)},
+      {.true_ns = 200, .mono_ns = 107, .kind = kind_word(RecordKind::failed_request),
+       .detail = 1},
+  };
+  write(path, written, 0);
+  const std::vector<Record> got = read_records(path);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].lo, 17u);
+  EXPECT_EQ(got[0].mono_ns, 7);
+  EXPECT_TRUE(is(got[0], RecordKind::id));
+  EXPECT_TRUE(is(got[1], RecordKind::failed_request));
+  EXPECT_FALSE(is(got[1], RecordKind::refusal));
+  EXPECT_EQ(got[1].detail, 1);
+}
+
+TEST(History, AKillCutsTheLastRecordAndOnlyThatOneIsLost) {
+  plumbing::TempDir dir("idbench-history-test");
+  const std::string path = dir.path() + "/" + record_file_name(0, 0, 0);
+  write(path, {{.lo = 1}, {.lo = 2}, {.lo = 3}}, 5);
+  const std::vector<Record> got = read_records(path);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[1].lo, 2u);
+}
+
+TEST(History, AFileANodeNeverMadeReadsAsNothing) {
+  plumbing::TempDir dir("idbench-history-test");
+  EXPECT_TRUE(read_records(dir.path() + "/none.rec").empty());
+}
+
+}  // namespace
+}  // namespace idbench::fault
