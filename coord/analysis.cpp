@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -15,21 +16,14 @@ namespace idbench::coord {
 
 namespace {
 
-std::vector<NodeRecord> read_ids(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw Error(fmt::format("cannot read {}", path));
-  std::vector<NodeRecord> out;
-  for (;;) {
-    NodeRecord r;
-    if (std::fread(&r.mono_ns, sizeof r.mono_ns, 1, f) != 1) break;
-    if (std::fread(&r.id, sizeof r.id, 1, f) != 1) {
-      std::fclose(f);
-      throw Error(fmt::format("{}: a truncated record", path));
-    }
-    out.push_back(r);
-  }
-  std::fclose(f);
-  return out;
+// A worker-id node is never killed (only paused), so its record file is whole: a missing file
+// or a cut record is an error, not what a kill left.
+std::vector<fault::Record> read_ids(const std::string& path) {
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(path, ec);
+  if (ec) throw Error(fmt::format("cannot read {}", path));
+  if (bytes % sizeof(fault::Record) != 0) throw Error(fmt::format("{}: a truncated record", path));
+  return fault::read_records(path);
 }
 
 void read_event(const std::string& line, NodeLog& log) {
@@ -79,7 +73,7 @@ std::int64_t zombie_ids(const Holding& h, const NodeLog& log, const std::vector<
     }
   }
   if (first_taken >= h.span.to_ns) return 0;
-  auto at = [](const NodeRecord& r, std::int64_t t) { return r.mono_ns < t; };
+  auto at = [](const fault::Record& r, std::int64_t t) { return r.mono_ns < t; };
   const auto lo = std::lower_bound(log.ids.begin(), log.ids.end(), first_taken, at);
   const auto hi = std::lower_bound(log.ids.begin(), log.ids.end(), h.span.to_ns, at);
   return hi > lo ? hi - lo : 0;
@@ -117,7 +111,7 @@ struct Tagged {
 void find_duplicates(const std::vector<NodeLog>& logs, WorkerAnalysis& a) {
   std::vector<Tagged> all;
   for (const NodeLog& l : logs) {
-    for (const NodeRecord& r : l.ids) all.push_back({r.id, r.mono_ns, l.node});
+    for (const fault::Record& r : l.ids) all.push_back({r.lo, r.mono_ns, l.node});
   }
   a.ids = static_cast<std::int64_t>(all.size());
   std::sort(all.begin(), all.end(), [](const Tagged& x, const Tagged& y) {
@@ -141,7 +135,7 @@ void find_duplicates(const std::vector<NodeLog>& logs, WorkerAnalysis& a) {
 NodeLog read_node_log(const std::string& dir, int node) {
   NodeLog log;
   log.node = node;
-  log.ids = read_ids(fmt::format("{}/node-{}.ids", dir, node));
+  log.ids = read_ids(fmt::format("{}/{}", dir, fault::record_file_name(node, 0, 0)));
   const std::string events = fmt::format("{}/node-{}.events", dir, node);
   std::ifstream in(events);
   if (!in) throw Error(fmt::format("cannot read {}", events));

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "fault/history.hpp"
+
 namespace idbench::coord {
 
 struct Span {
@@ -26,15 +28,10 @@ struct ClaimEvent {
   std::int64_t revision = 0;
 };
 
-struct NodeRecord {
-  std::int64_t mono_ns = 0;
-  std::uint64_t id = 0;
-};
-
 // Everything one node wrote.
 struct NodeLog {
   int node = 0;
-  std::vector<NodeRecord> ids;  // in issue order
+  std::vector<fault::Record> ids;  // in issue order: lo the ID, mono_ns when it was issued
   std::vector<ClaimEvent> claims;
   std::vector<Span> stalls;   // the fence stopped the node, until it held an id again
   std::vector<Span> hooks;    // injected pauses between the check and the act
@@ -42,7 +39,7 @@ struct NodeLog {
   std::int64_t renewals = 0;
 };
 
-// Reads node-<k>.ids and node-<k>.events; throws Error naming a malformed line or file.
+// Reads node-<k>.inc-0.thread-0.rec and node-<k>.events; throws Error naming a malformed line or file.
 NodeLog read_node_log(const std::string& dir, int node);
 
 struct Holding {

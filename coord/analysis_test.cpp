@@ -15,7 +15,7 @@ NodeLog issuing(int node, std::uint64_t first_id, std::int64_t from_ms, std::int
   NodeLog l;
   l.node = node;
   for (std::int64_t t = from_ms; t < to_ms; ++t) {
-    l.ids.push_back({t * kMs, first_id + static_cast<std::uint64_t>(t - from_ms)});
+    l.ids.push_back({.lo = first_id + static_cast<std::uint64_t>(t - from_ms), .mono_ns = t * kMs});
   }
   return l;
 }
@@ -25,11 +25,11 @@ TEST(WorkerAnalysis, PlantedDuplicateIsCaught) {
   a.claims.push_back({0, 0, 1, 10});
   b.claims.push_back({0, 1, 1, 11});
   EXPECT_EQ(analyse({a, b}, 100 * kMs).duplicates, 0);
-  b.ids[50].id = a.ids[70].id;  // planted
+  b.ids[50].lo = a.ids[70].lo;  // planted
   const auto r = analyse({a, b}, 100 * kMs);
   EXPECT_EQ(r.duplicates, 1);
   ASSERT_EQ(r.samples.size(), 1u);
-  EXPECT_EQ(r.samples[0].id, a.ids[70].id);
+  EXPECT_EQ(r.samples[0].id, a.ids[70].lo);
   EXPECT_NE(r.samples[0].node_a, r.samples[0].node_b);
 }
 
@@ -67,7 +67,7 @@ TEST(WorkerJudge, ADuplicateFailsAndZombieIdsAreAFinding) {
   EXPECT_EQ(kept.evidence, "no ID issued twice among 200 IDs from 2 nodes");
   EXPECT_TRUE(kept.findings.empty());
 
-  b.ids[50].id = a.ids[70].id;  // planted
+  b.ids[50].lo = a.ids[70].lo;  // planted
   const fault::Verdict dup = judge(analyse({a, b}, 100 * kMs));
   EXPECT_FALSE(dup.passed());
   EXPECT_EQ(fault::name_of(dup.outcome), "DUPLICATES");

@@ -4,7 +4,8 @@
     fence_token_check.py IDBENCH RUN.json KEEP_DIR
 
 For every holding of the run's first run (a claim line in node-<k>.events), the first and the
-last ID the node issued under it (node-<k>.ids) are decoded by `idbench decode --layout LAYOUT
+last ID the node issued under it (node-<k>.inc-0.thread-0.rec, one 40-byte history record
+per ID: hi, lo = the ID, true ns, monotonic ns, call µs, kind, detail) are decoded by `idbench decode --layout LAYOUT
 --json`, LAYOUT being the run's `layout`. Each must carry the claim counter mod 2^gen_bits in
 `gen`. Also: some worker id was held twice (the zombie and its next owner) under two gens.
 Exit 0 when all hold, 1 naming the first that does not.
@@ -14,6 +15,8 @@ import struct
 import subprocess
 import sys
 
+RECORD = "=QQqqIHH"  # the history record, host order
+
 
 def holdings(keep, node):
     claims = []
@@ -22,13 +25,14 @@ def holdings(keep, node):
             w = line.split()
             if w and w[0] == "claim":
                 claims.append((int(w[1]), int(w[2]), int(w[3])))  # ns, worker, counter
-    with open(f"{keep}/node-{node}.ids", "rb") as f:
+    with open(f"{keep}/node-{node}.inc-0.thread-0.rec", "rb") as f:
         data = f.read()
-    recs = [struct.unpack_from("=qQ", data, i) for i in range(0, len(data) - 15, 16)]
+    size = struct.calcsize(RECORD)
+    recs = [struct.unpack_from(RECORD, data, i) for i in range(0, len(data) - size + 1, size)]
     out = []
     for i, (at, worker, counter) in enumerate(claims):
         until = claims[i + 1][0] if i + 1 < len(claims) else 1 << 62
-        ids = [id_ for ns, id_ in recs if at <= ns < until]
+        ids = [lo for _hi, lo, _true, mono, *_rest in recs if at <= mono < until]
         if ids:
             out += [(node, worker, counter, ids[0]), (node, worker, counter, ids[-1])]
     return out

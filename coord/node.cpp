@@ -13,8 +13,10 @@
 #include <thread>
 
 #include "coord/worker_lease.hpp"
+#include "fault/history.hpp"
 #include "generators/generator.hpp"
 #include "plumbing/child_process.hpp"
+#include "plumbing/raw_time.hpp"
 
 namespace idbench::coord {
 
@@ -46,7 +48,8 @@ void sleep_to_next_ms() {
 class Recorder {
  public:
   Recorder(const std::string& dir, int index)
-      : ids_(std::fopen(fmt::format("{}/node-{}.ids", dir, index).c_str(), "wb")),
+      : ids_(std::fopen(fmt::format("{}/{}", dir, fault::record_file_name(index, 0, 0)).c_str(),
+                        "wb")),
         events_(std::fopen(fmt::format("{}/node-{}.events", dir, index).c_str(), "w")) {
     if (!ids_ || !events_) throw Error(fmt::format("cannot write the node's files in {}", dir));
   }
@@ -54,9 +57,12 @@ class Recorder {
     if (ids_) std::fclose(ids_);
     if (events_) std::fclose(events_);
   }
-  void id(std::int64_t mono_ns, std::uint64_t id) {
-    std::fwrite(&mono_ns, sizeof mono_ns, 1, ids_);
-    std::fwrite(&id, sizeof id, 1, ids_);
+  void id(std::uint64_t id) {
+    const fault::Record r{.lo = id,
+                          .true_ns = plumbing::true_ns(),
+                          .mono_ns = plumbing::monotonic_ns(),
+                          .kind = fault::kind_word(fault::RecordKind::id)};
+    std::fwrite(&r, sizeof r, 1, ids_);
   }
   template <class... A>
   void event(fmt::format_string<A...> f, A&&... a) {
@@ -169,7 +175,7 @@ class Node {
     for (int i = 0; i < c_.ids_per_ms; ++i) {
       try {
         const std::uint64_t id = fenced(h_.gen->next().lo);
-        rec_.id(plumbing::monotonic_ns(), id);
+        rec_.id(id);
       } catch (const ClockError&) {  // a refusal issues nothing
       }
     }

@@ -5,7 +5,8 @@
 // node holds its first id; closing the node's stdin stops it. Meanwhile the node issues
 // `ids_per_ms` IDs at the start of every wall-clock millisecond (so nodes that share a worker
 // id collide in the same ticks, as a fleet at that rate would), and writes
-//   node-<k>.ids     binary records: int64 CLOCK_MONOTONIC ns, uint64 ID (host order)
+//   node-<k>.inc-0.thread-0.rec   one fault::Record per ID (fault/history.hpp): the ID, its
+//                    true and monotonic time (a node is never restarted: always incarnation 0)
 //   node-<k>.events  text lines: claim <ns> <worker> <counter> <revision> | lost <ns>
 //                    | stall <from_ns> <to_ns> | hook <from_ns> <to_ns> | renewals <n>
 //
