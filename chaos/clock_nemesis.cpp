@@ -21,7 +21,7 @@ constexpr std::int64_t kRateWriteSlackNs = 5'000'000;
 }  // namespace
 
 void ClockNemesis::invoke(const fault::FaultStep& step, fault::Timeline& t) {
-  if (step.op != "step" && step.op != "set_rate") {
+  if (!kRepertoire.plays(step.op)) {
     throw std::logic_error(fmt::format("the clock nemesis does not play '{}'", step.op));
   }
   const fault::Instant at = step.at.value_or(fault::Instant::now());

@@ -17,14 +17,17 @@
 // Thread safety: thread-compatible; the nodes and the fleet are the driver's, on its thread.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "chaos/analysis.hpp"
 #include "chaos/faketime.hpp"
 #include "fault/fleet.hpp"
 #include "fault/nemesis.hpp"
+#include "fault/schedule.hpp"
 
 namespace idbench::chaos {
 
@@ -41,9 +44,14 @@ struct NodeClock {
 
 class ClockNemesis : public fault::Nemesis {
  public:
+  // What a schedule may ask of it (fault/schedule.hpp); "resume" is a move, not a verb of its
+  // own: the process nemesis plays a resume and has this one move the clock first.
+  static constexpr std::array<std::string_view, 2> kVerbs = {"step", "set_rate"};
+  static constexpr fault::Repertoire kRepertoire{"clock", kVerbs};
+
   ClockNemesis(std::vector<NodeClock>& nodes, const fault::Fleet& fleet)
       : nodes_(nodes), fleet_(fleet) {}
-  std::string_view kind() const override { return "clock"; }
+  std::string_view kind() const override { return kRepertoire.nemesis; }
   void invoke(const fault::FaultStep& step, fault::Timeline& t) override;
 
   // Moves node n's clock as `step` says, at `at` (a late rate change is noted on `t`), without

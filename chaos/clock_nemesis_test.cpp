@@ -2,7 +2,8 @@
 // are read back here): a step moves the named node's clock and writes its file, recorded once
 // with its instant and the faked time it left; a rate change for every node writes each and
 // records the first node's faked time; a resume's clock part moves without a record; a killed
-// node's file is not written but its clock still moves; and a verb it does not play fails.
+// node's file is not written but its clock still moves; a verb it does not play fails; and its
+// repertoire (what a schedule may ask of it) is exactly what it plays.
 #include "chaos/clock_nemesis.hpp"
 
 #include <gtest/gtest.h>
@@ -139,6 +140,25 @@ TEST(ClockNemesis, AVerbItDoesNotPlayFailsAndRecordsNothing) {
   EXPECT_THROW(clocks.invoke({.op = "pause", .node = 0, .kind = "stop", .what = "x"}, r.timeline),
                std::logic_error);
   EXPECT_TRUE(r.timeline.history().empty());
+}
+
+// scenario.cpp checks its dispatch table against kRepertoire at compile time: each verb there
+// is played, and a resume (the process nemesis's verb, whose clock part is a move) is not.
+TEST(ClockNemesis, ItsRepertoireIsWhatItPlays) {
+  Rig r;
+  ClockNemesis clocks(r.nodes, r.fleet);
+  EXPECT_EQ(clocks.kind(), ClockNemesis::kRepertoire.nemesis);
+  for (const std::string_view verb : ClockNemesis::kVerbs) {
+    EXPECT_NO_THROW(clocks.invoke({.op = verb, .node = 0, .step_ns = -kMs, .rate = 1.0,
+                                   .kind = std::string(verb), .what = "x"},
+                                  r.timeline))
+        << verb;
+  }
+  EXPECT_EQ(r.timeline.history().size(), ClockNemesis::kVerbs.size());
+  EXPECT_FALSE(ClockNemesis::kRepertoire.plays("resume"));
+  EXPECT_THROW(clocks.invoke({.op = "resume", .node = 0, .kind = "resume", .what = "x"},
+                             r.timeline),
+               std::logic_error);
 }
 
 }  // namespace

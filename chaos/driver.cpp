@@ -1,15 +1,14 @@
 // driver.cpp — one chaos run played (driver.hpp): node processes under libfaketime started and
-// stopped through fault::Fleet, each scenario event handed to the nemesis of its kind (the
-// clocks' ClockNemesis, the processes' fault::ProcessNemesis) which plays it on the run's
-// fault::Timeline, then the analysis and the verdict. What the run plays is settled before
-// (run_plan.hpp).
+// stopped through fault::Fleet, the scenario's schedule played by fault::play_schedule on the
+// run's two nemeses (the clocks' ClockNemesis, the processes' fault::ProcessNemesis), each event
+// by the one scenario.hpp's kEventPlays names, on the run's fault::Timeline, then the analysis
+// and the verdict. What the run plays is settled before (run_plan.hpp).
 #include "chaos/driver.hpp"
 
 #include <fmt/format.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -24,6 +23,7 @@
 #include "chaos/scenario.hpp"
 #include "fault/fleet.hpp"
 #include "fault/nemesis.hpp"
+#include "fault/schedule.hpp"
 #include "fault/timeline.hpp"
 #include "plumbing/raw_time.hpp"
 #include "plumbing/temp_dir.hpp"
@@ -268,33 +268,23 @@ fault::NodeLaunch ChaosRun::launch(int k, int incarnation) const {
           fmt::format("{}/node-{}.inc-{}.stderr", paths_.dir, k, incarnation)};
 }
 
-// The fault step a scenario event is: the nemesis's verb for its kind, its amounts, and the
-// record the results show (its kind's word and its line), at the event's instant.
-fault::FaultStep step_of(const Event& e, fault::Instant at) {
-  std::string_view op;
-  switch (e.kind) {
-    case EventKind::step: op = "step"; break;
-    case EventKind::set_rate: op = "set_rate"; break;
-    case EventKind::stop: op = "pause"; break;
-    case EventKind::resume: op = "resume"; break;
-    case EventKind::kill: op = "kill"; break;
-    case EventKind::restart: op = "start"; break;
-  }
-  return {op,   e.node, e.step_ms * 1'000'000, e.rate, std::string(name_of(e.kind)),
-          std::string(e.why), at};
-}
-
+// The scenario's schedule on the nodes this run has (a scenario's node beyond them is not
+// played), each event played by the nemesis of its kind (kEventPlays) at its instant. The
+// record of each step is the event's in the log (logged_events).
 void ChaosRun::play_events() {
-  std::vector<Event> schedule = plan_.scenario.events;
-  std::stable_sort(schedule.begin(), schedule.end(),
-                   [](const Event& a, const Event& b) { return a.at_ms < b.at_ms; });
-  for (const Event& e : schedule) {
-    wait(timeline_.start_mono_ns() + e.at_ms * 1'000'000);
+  std::vector<Event> events;
+  std::vector<fault::ScheduledStep> steps;
+  for (const Event& e : plan_.scenario.events) {
     if (e.node >= cfg().nodes) continue;
-    const bool clock = e.kind == EventKind::step || e.kind == EventKind::set_rate;
-    fault::Nemesis& nemesis = clock ? static_cast<fault::Nemesis&>(clocks_) : processes_;
-    nemesis.invoke(step_of(e, fault::Instant::now()), timeline_);
-    played_.emplace(timeline_.history().size() - 1, e);  // the step's record is its last
+    events.push_back(e);
+    steps.push_back(scheduled(e));
+  }
+  fault::Nemeses nemeses;
+  nemeses.add(clocks_).add(processes_);
+  const fault::PlayOptions options{.watch = [this] { fleet_.check(); },
+                                    .stamp = fault::Stamp::on_time};
+  for (const fault::Played& p : fault::play_schedule(steps, nemeses, timeline_, options)) {
+    played_.emplace(p.record, events[p.step]);
   }
 }
 

@@ -1,3 +1,6 @@
+// scenario_test.cpp — the chaos scenario table: every scenario named, described and inside its
+// run; its flags agree with its schedule; its sizes; scaling; its kinds' words in the event log;
+// and each kind played by the nemesis and verb its dispatch table declares.
 #include "chaos/scenario.hpp"
 
 #include <gtest/gtest.h>
@@ -80,6 +83,38 @@ TEST(Scenarios, EventKindsHaveTheEventLogsWords) {
   EXPECT_EQ(name_of(EventKind::resume), "resume");
   EXPECT_EQ(name_of(EventKind::kill), "kill");
   EXPECT_EQ(name_of(EventKind::restart), "restart");
+}
+
+// The dispatch table is what the driver plays: each kind to its nemesis and verb, on the
+// event's own node. A clock fault is the clock nemesis's; the rest are the processes'.
+TEST(Scenarios, EachKindIsPlayedByItsNemesisWithItsVerb) {
+  const auto plays = [](EventKind k) {
+    const fault::Dispatch<EventKind>& d = fault::dispatch_of(kEventPlays, k);
+    EXPECT_EQ(d.target.aim, fault::Aim::events_node) << name_of(k);
+    return std::string(d.nemesis) + " " + std::string(d.op);
+  };
+  EXPECT_EQ(plays(EventKind::step), "clock step");
+  EXPECT_EQ(plays(EventKind::set_rate), "clock set_rate");
+  EXPECT_EQ(plays(EventKind::stop), "process pause");
+  EXPECT_EQ(plays(EventKind::resume), "process resume");
+  EXPECT_EQ(plays(EventKind::kill), "process kill");
+  EXPECT_EQ(plays(EventKind::restart), "process start");
+}
+
+TEST(Scenarios, AnEventIsScheduledWithItsInstantAmountsAndRecord) {
+  const Event& resume = find_scenario("vm-pause")->events[1];
+  const fault::ScheduledStep s = scheduled(resume);
+  EXPECT_EQ(s.at_ns, 1500 * 1'000'000LL);
+  EXPECT_EQ(s.nemesis, "process");
+  EXPECT_EQ(s.step.op, "resume");
+  EXPECT_EQ(s.step.node, 0);
+  EXPECT_EQ(s.step.step_ns, 300 * 1'000'000LL);  // the clock's catch-up, moved by the hook
+  EXPECT_EQ(s.step.kind, "resume");
+  EXPECT_EQ(s.step.what, resume.why);
+  EXPECT_FALSE(s.step.at.has_value());  // stamped when played
+  const fault::ScheduledStep slew = scheduled(find_scenario("leap-smear")->events[0]);
+  EXPECT_EQ(slew.step.node, kAllNodes);
+  EXPECT_DOUBLE_EQ(slew.step.rate, 0.5);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// driver.cpp — a worker-id run: cluster, nodes (fault::Fleet), each of the scenario's faults
-// handed to the nemesis of its kind (fault::ProcessNemesis for the nodes, EtcdNemesis for the
-// members), which plays it on the run's fault::Timeline, the analysis.
+// driver.cpp — a worker-id run: cluster, nodes (fault::Fleet), the scenario's schedule played
+// by fault::play_schedule, each fault by the nemesis scenario.hpp's kFaultPlays names
+// (fault::ProcessNemesis for the nodes, EtcdNemesis for the members) on the run's
+// fault::Timeline, the analysis.
 #include "coord/driver.hpp"
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 #include "coord/scenario.hpp"
 #include "fault/fleet.hpp"
 #include "fault/nemesis.hpp"
+#include "fault/schedule.hpp"
 #include "fault/timeline.hpp"
 #include "generators/registry.hpp"
 #include "plumbing/child_process.hpp"
@@ -92,10 +94,7 @@ class WorkerRun {
     timeline_.start_in();
     result_.start_ns = timeline_.start_mono_ns();
     const std::int64_t ttl_ns = std::int64_t{c_.ttl_s} * 1000 * kMsNs;
-    for (const FaultEvent& e : s_->events) {
-      wait(result_.start_ns + static_cast<std::int64_t>(e.at_ttl * ttl_ns));
-      apply(e);
-    }
+    play_faults(ttl_ns);
     wait(result_.start_ns + static_cast<std::int64_t>(s_->duration_ttl * ttl_ns));
     result_.end_ns = plumbing::monotonic_ns();
     stop_nodes();
@@ -115,10 +114,10 @@ class WorkerRun {
     if (!c.etcd && c.behaviour != Behaviour::unfenced) {
       throw Error("the deadline and in-id fences need --worker-ids etcd (a lease to fence on)");
     }
-    if (!c.etcd && s.needs_cluster_control) {
+    if (!c.etcd && s.needs_cluster_control()) {
       throw Error(fmt::format("scenario {} plays etcd members: it needs --worker-ids etcd", s.name));
     }
-    if (!c.endpoints.empty() && s.needs_cluster_control) {
+    if (!c.endpoints.empty() && s.needs_cluster_control()) {
       throw Error(fmt::format("scenario {} plays etcd members: not with --etcd-endpoints", s.name));
     }
   }
@@ -187,7 +186,7 @@ class WorkerRun {
     timeline_.wait_until(mono_ns, [this] { fleet_.check(); });
   }
 
-  void apply(const FaultEvent& e);
+  void play_faults(std::int64_t ttl_ns);
 
   // Members resumed (a paused member would hold the nodes' lease revocations), then the nodes
   // stop at EOF on stdin.
@@ -211,30 +210,24 @@ class WorkerRun {
   fault::ProcessNemesis processes_;  // only refers to the fleet
 };
 
-// Node 0 is the victim of every node fault; a fresh node is the next index; the members'
-// faults need the private cluster (check_config refused the scenarios without one).
-void WorkerRun::apply(const FaultEvent& e) {
-  fault::FaultStep step{.kind = std::string(name_of(e.kind)), .what = std::string(e.why)};
-  switch (e.kind) {
-    case FaultKind::pause_node:
-    case FaultKind::resume_node:
-      step.op = e.kind == FaultKind::pause_node ? "pause" : "resume";
-      step.node = 0;
-      processes_.invoke(step, timeline_);
-      return;
-    case FaultKind::start_fresh:
-      step.op = "start";
-      step.node = fleet_.size();
-      processes_.invoke(step, timeline_);
-      return;
-    case FaultKind::kill_leader: step.op = "kill-leader"; break;
-    case FaultKind::stop_follower: step.op = "stop-follower"; break;
-    case FaultKind::restart_killed: step.op = "restart-member"; break;
-    case FaultKind::pause_member0: step.op = "pause-member"; step.node = 0; break;
-    case FaultKind::resume_member0: step.op = "resume-member"; step.node = 0; break;
+// The scenario's schedule, each fault played by the nemesis of its kind (kFaultPlays) and
+// recorded when it is done: the processes' for the nodes (a fresh node is the fleet's next
+// index), the members' for etcd, which needs the private cluster (check_config refused the
+// scenarios that play members without one).
+void WorkerRun::play_faults(std::int64_t ttl_ns) {
+  std::vector<fault::ScheduledStep> steps;
+  for (const FaultEvent& e : s_->events) steps.push_back(scheduled(e, ttl_ns));
+  fault::Nemeses nemeses;
+  nemeses.add(processes_);
+  if (members_) {
+    nemeses.add(*members_);
+  } else {
+    nemeses.lack(EtcdNemesis::kRepertoire.nemesis, "needs the run's own etcd cluster");
   }
-  if (!members_) throw Error(fmt::format("{} needs the run's own etcd cluster", name_of(e.kind)));
-  members_->invoke(step, timeline_);
+  fault::play_schedule(steps, nemeses, timeline_,
+                       {.watch = [this] { fleet_.check(); },
+                        .new_node = [this] { return fleet_.size(); },
+                        .stamp = fault::Stamp::when_done});
 }
 
 }  // namespace

@@ -17,17 +17,25 @@
 // Thread safety: thread-compatible; the cluster is the driver's, on its thread.
 #pragma once
 
+#include <array>
 #include <optional>
+#include <string_view>
 
 #include "coord/etcd_cluster.hpp"
 #include "fault/nemesis.hpp"
+#include "fault/schedule.hpp"
 
 namespace idbench::coord {
 
 class EtcdNemesis : public fault::Nemesis {
  public:
+  // What a schedule may ask of it (fault/schedule.hpp): the verbs above.
+  static constexpr std::array<std::string_view, 5> kVerbs = {
+      "kill-leader", "stop-follower", "restart-member", "pause-member", "resume-member"};
+  static constexpr fault::Repertoire kRepertoire{"etcd", kVerbs};
+
   explicit EtcdNemesis(EtcdCluster& cluster) : cluster_(cluster) {}
-  std::string_view kind() const override { return "etcd"; }
+  std::string_view kind() const override { return kRepertoire.nemesis; }
   void invoke(const fault::FaultStep& step, fault::Timeline& t) override;
   // Resumes every member: a paused one would hold the nodes' lease revocations at their stop.
   void teardown(fault::Timeline& t) override;
