@@ -16,7 +16,7 @@ constexpr std::int64_t kLeapMidnightUnixMs = 1'483'228'800'000;
 
 // The verbs kEventPlays names are the ones its nemeses play.
 static_assert(fault::playable(kEventPlays, std::array{ClockNemesis::kRepertoire,
-                                                      fault::kProcessRepertoire}));
+                                                      fault::ProcessNemesis::kRepertoire}));
 
 // A schedule's events, each read as what happens to which node when (ms into the run).
 constexpr Event clock_step(std::int64_t at_ms, int node, std::int64_t by_ms, std::string_view why) {

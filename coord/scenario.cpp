@@ -10,8 +10,8 @@
 namespace idbench::coord {
 
 // The verbs kFaultPlays names are the ones its nemeses play.
-static_assert(fault::playable(kFaultPlays,
-                              std::array{fault::kProcessRepertoire, EtcdNemesis::kRepertoire}));
+static_assert(fault::playable(kFaultPlays, std::array{fault::ProcessNemesis::kRepertoire,
+                                                      EtcdNemesis::kRepertoire}));
 
 std::span<const WorkerScenario> worker_scenarios() {
   static const std::vector<WorkerScenario> all = {

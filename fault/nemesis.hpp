@@ -24,9 +24,11 @@
 // (the one that owns the fleet).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -47,6 +49,20 @@ struct FaultStep {
   // The instant the step is played at, and recorded at; nullopt: recorded when it is done.
   // (Every member has an initialiser: a designated initialiser may leave any out.)
   std::optional<Instant> at{};
+};
+
+// What one nemesis plays, so that a dispatch table
+// (schedule.hpp) is checked against it at compile time and invoke() refuses any other verb.
+struct Repertoire {
+  std::string_view nemesis;  // its kind()
+  std::span<const std::string_view> verbs;
+
+  constexpr bool plays(std::string_view op) const {
+    for (const std::string_view v : verbs) {
+      if (v == op) return true;
+    }
+    return false;
+  }
 };
 
 // One fault kind.
@@ -82,8 +98,11 @@ class ProcessNemesis : public Nemesis {
  public:
   using Hooks = ProcessHooks;
 
+  static constexpr std::array<std::string_view, 4> kVerbs = {"pause", "resume", "kill", "start"};
+  static constexpr Repertoire kRepertoire{"process", kVerbs};
+
   explicit ProcessNemesis(Fleet& fleet, Hooks hooks = {});
-  std::string_view kind() const override { return "process"; }
+  std::string_view kind() const override { return kRepertoire.nemesis; }
   void invoke(const FaultStep& step, Timeline& t) override;
   // Resumes every running node still paused.
   void teardown(Timeline& t) override;

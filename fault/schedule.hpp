@@ -11,7 +11,8 @@
 //       {Kind::resume, "process", "resume", fault::fixed_node(0)},
 //   }};
 //   static_assert(fault::each_kind_once(kPlays) &&
-//                 fault::playable(kPlays, std::array{fault::kProcessRepertoire}));
+//                 fault::playable(kPlays,
+//                                 std::array{fault::ProcessNemesis::kRepertoire}));
 //
 //   fault::ProcessNemesis processes(fleet);
 //   fault::Nemeses nemeses;
@@ -70,24 +71,6 @@ struct Dispatch {
   std::string_view op;       // its verb (FaultStep::op)
   Target target = kEventsNode;
 };
-
-// What one nemesis plays, for checking a table against it at compile time.
-struct Repertoire {
-  std::string_view nemesis;  // its kind()
-  std::span<const std::string_view> verbs;
-
-  constexpr bool plays(std::string_view op) const {
-    for (const std::string_view v : verbs) {
-      if (v == op) return true;
-    }
-    return false;
-  }
-};
-
-// The verbs of fault::ProcessNemesis (nemesis.hpp); schedule_test.cpp proves it plays each.
-inline constexpr std::array<std::string_view, 4> kProcessVerbs = {"pause", "resume", "kill",
-                                                                  "start"};
-inline constexpr Repertoire kProcessRepertoire{"process", kProcessVerbs};
 
 // True when no kind stands twice in `table`, so a kind has one way to be played. A table that
 // must cover a dense enum also states its size against the last enumerator (enum_names.hpp).

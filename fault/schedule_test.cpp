@@ -23,7 +23,7 @@ enum class Move { freeze, thaw, jump, grow };
 
 constexpr std::array<std::string_view, 2> kJumpVerbs = {"jump", "refused"};
 constexpr Repertoire kJumper{"jumper", kJumpVerbs};
-constexpr std::array<Repertoire, 2> kDomain = {kProcessRepertoire, kJumper};
+constexpr std::array<Repertoire, 2> kDomain = {ProcessNemesis::kRepertoire, kJumper};
 
 constexpr std::array<Dispatch<Move>, 4> kMoves = {{
     {Move::freeze, "process", "pause", fixed_node(0)},
@@ -202,7 +202,8 @@ TEST(Nemeses, HoldsOneNemesisPerKind) {
   EXPECT_FALSE(nemeses.knows("jumper"));
 }
 
-// kProcessRepertoire is checked against the process nemesis itself, on a sleeping shell node.
+// ProcessNemesis::kRepertoire is checked against the process nemesis itself, on a sleeping
+// shell node.
 TEST(ProcessRepertoire, TheProcessNemesisPlaysEachVerbItNames) {
   const plumbing::TempDir dir("idbench-schedule-test");
   Fleet fleet(
@@ -214,14 +215,14 @@ TEST(ProcessRepertoire, TheProcessNemesisPlaysEachVerbItNames) {
       },
       10'000'000'000);
   ProcessNemesis processes(fleet);
-  EXPECT_EQ(processes.kind(), kProcessRepertoire.nemesis);
+  EXPECT_EQ(processes.kind(), ProcessNemesis::kRepertoire.nemesis);
   Timeline t("test", "schedule", nullptr);
   for (const std::string_view verb : {"start", "pause", "resume", "kill"}) {
-    ASSERT_TRUE(kProcessRepertoire.plays(verb)) << verb;
+    ASSERT_TRUE(ProcessNemesis::kRepertoire.plays(verb)) << verb;
     EXPECT_NO_THROW(processes.invoke({.op = verb, .node = 0, .kind = "k", .what = "w"}, t)) << verb;
   }
-  EXPECT_EQ(kProcessVerbs.size(), 4u);  // no verb it has not been seen to play
-  EXPECT_FALSE(kProcessRepertoire.plays("step"));
+  EXPECT_EQ(ProcessNemesis::kVerbs.size(), 4u);  // no verb it has not been seen to play
+  EXPECT_FALSE(ProcessNemesis::kRepertoire.plays("step"));
 }
 
 }  // namespace
