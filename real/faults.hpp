@@ -22,6 +22,15 @@
 //   uuid-short-restart-behind mariadbd restarted while its clock is behind: UUID_SHORT() takes
 //                             its high bits from the server's start second.
 //
+// Faults: every fault a scenario plays is a fault::Nemesis step (fault/nemesis.hpp), played on
+// the part's fault::Timeline and recorded there once: a server's kill -9 and its restart
+// through crash recovery (ServerCrashNemesis, server_nemesis.hpp), a data directory's snapshot
+// and its restore (SnapshotNemesis, snapshot_nemesis.hpp), the servers' faked wall clock
+// stepped (ServerClockNemesis, server_clock_nemesis.hpp). What the harness does or sees around
+// a fault (a server that answers again; servers stopped to be restarted behind) is recorded
+// beside the steps with kind "harness". A part's events (FaultRecords::events) are both, in
+// order: the lines and instants the report draws.
+//
 // Time: every ID carries the true CLOCK_REALTIME and CLOCK_MONOTONIC instants of its reply,
 // read by raw system calls (plumbing/raw_time.hpp), so libfaketime never sees them. A faked
 // server clock is only its CLOCK_REALTIME (DONT_FAKE_MONOTONIC=1): an NTP step never moves
