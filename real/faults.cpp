@@ -71,7 +71,8 @@ std::vector<const RealSystem*> systems_for(std::string_view scenario,
   return out;
 }
 
-// A scenario's timeline: its progress lines read "real-chaos <scenario>: ...".
+// A scenario's timeline: its progress lines read "real-chaos <scenario>: ...", the one format
+// of every line a scenario says, its starved-part retries included.
 fault::Timeline progress_of(std::string scenario, const FaultOptions& o) {
   return {"real-chaos", std::move(scenario), o.progress};
 }
@@ -258,7 +259,7 @@ FaultRun on_each(std::string_view scenario, std::initializer_list<std::string_vi
   FaultRun r{std::string(scenario), "", {}, {}};
   for (const RealSystem* s : systems_for(scenario, names, o)) {
     add_parts(r, play_unstarved([&] { return one_part(play(*s, o)); }, one_part(shape_of(*s)),
-                                kStarvedRetries, o.progress));
+                                kStarvedRetries, progress_of(std::string(scenario), o)));
   }
   return r;
 }
@@ -372,7 +373,8 @@ FaultRun auto_increment_kill9(const FaultOptions& o) {
         add_parts(r,
                   play_unstarved(
                       [&] { return one_part(auto_increment_kill9_once(*s, o, flush, lock_mode)); },
-                      one_part(shape_of(*s, label)), kStarvedRetries, o.progress));
+                      one_part(shape_of(*s, label)), kStarvedRetries,
+                      progress_of("auto-increment-kill9", o)));
       }
     }
   }
@@ -450,8 +452,8 @@ FaultRun uuid_pair(std::string_view scenario, std::initializer_list<std::string_
   systems_for(scenario, names, o);
   std::vector<FaultPart> starved;
   for (std::string_view n : names) starved.push_back(shape_of(system_named(n)));
-  add_parts(
-      r, play_unstarved([&] { return play(o); }, std::move(starved), kStarvedRetries, o.progress));
+  add_parts(r, play_unstarved([&] { return play(o); }, std::move(starved), kStarvedRetries,
+                              progress_of(std::string(scenario), o)));
   return r;
 }
 
@@ -575,9 +577,14 @@ const std::vector<Entry>& entries() {
 }  // namespace
 
 std::vector<FaultPart> play_unstarved(const std::function<std::vector<FaultPart>()>& play,
-                                      std::vector<FaultPart> starved, int retries, FILE* progress) {
+                                      std::vector<FaultPart> starved, int retries,
+                                      const fault::Timeline& progress) {
   std::vector<std::string> why;
-  const std::string who = starved.empty() ? "the part" : starved.front().system;
+  std::string who = "the part";
+  if (!starved.empty()) {
+    const FaultPart& p = starved.front();
+    who = p.label.empty() ? p.system : p.system + " " + p.label;
+  }
   for (int attempt = 0; attempt <= retries; ++attempt) {
     try {
       std::vector<FaultPart> parts = play();
@@ -591,10 +598,8 @@ std::vector<FaultPart> play_unstarved(const std::function<std::vector<FaultPart>
       return parts;
     } catch (const MachineStarved& e) {
       why.push_back(e.what());
-      if (progress != nullptr) {
-        fmt::print(progress, "{}: {} (attempt {} of {}){}\n", who, e.what(), attempt + 1,
-                   retries + 1, attempt < retries ? "; playing it again" : "");
-      }
+      progress.say(fmt::format("{}: {} (attempt {} of {}){}", who, e.what(), attempt + 1,
+                               retries + 1, attempt < retries ? "; playing it again" : ""));
     }
   }
   for (FaultPart& p : starved) {

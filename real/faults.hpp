@@ -43,6 +43,9 @@
 // clients the machine starves is played again, then reported "machine starved" (no verdict
 // about the system).
 //
+// Progress: every line a scenario says, its starved-part retries included, is its timeline's
+// (fault::Timeline::say): "real-chaos <scenario>: ...".
+//
 // Verdicts are the shared fault::Verdict (fault/verdict.hpp); faults_judge.hpp decides them.
 //
 // Nothing outlives a run: servers are real::MariadbServer (own process group, parent-death
@@ -217,9 +220,12 @@ inline constexpr int kStarvedRetries = 2;
 // times at most; the parts of an attempt after a starved one carry the finding "retried N
 // times: …". When every attempt starved, returns `starved` (parts naming only their system and
 // label) with the verdict "machine starved", not passed: the machine's fault, no verdict about
-// the system. Progress lines go to `progress` when set.
+// the system. Each starved attempt is said on `progress` (the scenario's timeline, so in the
+// one progress-line format): "real-chaos auto-increment-kill9: mariadb-auto-increment <label>:
+// <why> (attempt 1 of 3); playing it again".
 std::vector<FaultPart> play_unstarved(const std::function<std::vector<FaultPart>()>& play,
-                                      std::vector<FaultPart> starved, int retries, FILE* progress);
+                                      std::vector<FaultPart> starved, int retries,
+                                      const fault::Timeline& progress);
 
 // Runs one scenario. Throws Error for an unknown name (exit 2), Error with kExitMissingTool
 // semantics from MariadbServer when MariaDB is missing, plumbing::Interrupted on a signal.
