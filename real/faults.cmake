@@ -3,7 +3,7 @@
 # line over it (cli/real_chaos_command.cpp).
 add_library(idbench_real_faults STATIC
   faults.cpp faults_analysis.cpp faults_clients.cpp faults_judge.cpp faults_json.cpp
-  faults_text.cpp server_nemesis.cpp)
+  faults_text.cpp server_clock_nemesis.cpp server_nemesis.cpp snapshot_nemesis.cpp)
 target_include_directories(idbench_real_faults PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(idbench_real_faults
   PUBLIC idbench_real idbench_external idbench_chaos idbench_check idbench_fault
@@ -32,6 +32,23 @@ gtest_discover_tests(faults_mariadb_test
 add_executable(server_nemesis_test server_nemesis_test.cpp)
 target_link_libraries(server_nemesis_test PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
 gtest_discover_tests(server_nemesis_test
+                     PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
+                                ENVIRONMENT TMPDIR=${faults_tmp}
+                     DISCOVERY_TIMEOUT 60)
+# The snapshot nemesis on one real mariadbd: a restore takes its counter back; a planted restore
+# that only records is caught.
+add_executable(snapshot_nemesis_test snapshot_nemesis_test.cpp)
+target_link_libraries(snapshot_nemesis_test PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
+gtest_discover_tests(snapshot_nemesis_test
+                     PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
+                                ENVIRONMENT TMPDIR=${faults_tmp}
+                     DISCOVERY_TIMEOUT 60)
+# The server clock nemesis on one real mariadbd under libfaketime: a step moves its SYSDATE();
+# a planted step that only records is caught.
+add_executable(server_clock_nemesis_test server_clock_nemesis_test.cpp)
+target_link_libraries(server_clock_nemesis_test
+                      PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
+gtest_discover_tests(server_clock_nemesis_test
                      PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
                                 ENVIRONMENT TMPDIR=${faults_tmp}
                      DISCOVERY_TIMEOUT 60)

@@ -1,5 +1,6 @@
 // faults.cpp — the fault scenarios on the real systems: each starts its servers, runs adapter
-// clients, plays its fault at set moments and records every ID (faults.hpp). The figures are
+// clients, plays its fault at set moments through its nemeses (Stage::play) and records every
+// ID (faults.hpp). The figures are
 // computed by faults_analysis.cpp; the judgement of each scenario is here, beside the fault it
 // judges; faults_json.cpp and faults_text.cpp format.
 #include "real/faults.hpp"
@@ -7,17 +8,18 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <stdexcept>
 
-#include "chaos/faketime.hpp"
 #include "fault/nemesis.hpp"
 #include "fault/timeline.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/raw_time.hpp"
-#include "plumbing/temp_dir.hpp"
 #include "real/faults_clients.hpp"
 #include "real/faults_judge.hpp"
+#include "real/server_clock_nemesis.hpp"
 #include "real/server_nemesis.hpp"
+#include "real/snapshot_nemesis.hpp"
 #include "real/systems.hpp"
 
 namespace idbench::real {
@@ -30,6 +32,8 @@ const RealSystem& system_named(std::string_view name) {
 }
 
 std::uint16_t one_server(const Id&) { return 0; }
+
+std::int64_t seconds_ns(double seconds) { return std::llround(seconds * 1e9); }
 
 // Which server issued an ID, from the servers' auto_increment settings: the ticket pair counts
 // by 2 from offsets 1 and 2, so odd IDs are server 0's and even IDs server 1's.
@@ -67,12 +71,19 @@ std::vector<const RealSystem*> systems_for(std::string_view scenario,
   return out;
 }
 
-// The clock of a scenario, on its fault::Timeline: phases held for scaled durations, events
-// recorded with their time into the parts' records, progress lines while it waits.
+// A scenario's timeline: its progress lines read "real-chaos <scenario>: ...", the one format
+// of every line a scenario says, its starved-part retries included.
+fault::Timeline progress_of(std::string scenario, const FaultOptions& o) {
+  return {"real-chaos", std::move(scenario), o.progress};
+}
+
+// The clock of a scenario, on its fault::Timeline: phases held for scaled durations, nemesis
+// steps played and harness events recorded with their time into the parts' records, progress
+// lines while it waits.
 class Stage {
  public:
   Stage(std::string scenario, const FaultOptions& options)
-      : options_(options), timeline_("real-chaos", std::move(scenario), options.progress) {}
+      : options_(options), timeline_(progress_of(std::move(scenario), options)) {}
 
   // A part begins now: its records' instant 0 is the timeline's.
   void begin(FaultRecords& r, int servers) {
@@ -83,20 +94,27 @@ class Stage {
   }
   void end(FaultRecords& r) const { r.stop_mono_ns = plumbing::monotonic_ns(); }
 
-  // Records `what` now, in every record set given, and says it; returns the instant (true ns).
+  // Records what the harness did or saw (kind "harness": no fault, a server that answers
+  // again), now, in every record set given, and says it; returns the instant (true ns).
   std::int64_t event(std::initializer_list<FaultRecords*> records, const std::string& what) {
-    const fault::FaultRecord e = timeline_.record(fault::kNoNode, "fault", what);
-    for (FaultRecords* r : records) r->events.push_back(e);
-    return e.true_ns;
+    return keep(timeline_.record(fault::kNoNode, "harness", what), records);
   }
 
-  // Plays `what` with `op` on `nemesis`, its record kept in `records` as event() keeps one;
-  // returns the instant it began (true ns).
-  std::int64_t play(fault::Nemesis& nemesis, std::string_view op, const std::string& what,
-                    FaultRecords& records) {
-    nemesis.invoke({.op = op, .kind = "fault", .what = what}, timeline_);
-    records.events.push_back(timeline_.history().back());
-    return timeline_.history().back().true_ns;
+  // Plays `step` on `nemesis` (kind "fault" unless the step names one): every fault of a
+  // scenario goes through here. Its record, the last entry the step adds (fault/nemesis.hpp),
+  // is kept in every record set given; returns its instant (true ns). Throws std::logic_error
+  // when the nemesis did not record the step.
+  std::int64_t play(fault::Nemesis& nemesis, fault::FaultStep step,
+                    std::initializer_list<FaultRecords*> records) {
+    if (step.kind.empty()) step.kind = "fault";
+    const std::size_t before = timeline_.history().size();
+    nemesis.invoke(step, timeline_);
+    const std::vector<fault::FaultRecord>& h = timeline_.history();
+    if (h.size() == before || h.back().kind != step.kind || h.back().what != step.what) {
+      throw std::logic_error(
+          fmt::format("the {} nemesis did not record '{}'", nemesis.kind(), step.what));
+    }
+    return keep(h.back(), records);
   }
 
   void say(const std::string& line) const { timeline_.say(line); }
@@ -138,6 +156,12 @@ class Stage {
   }
 
  private:
+  static std::int64_t keep(const fault::FaultRecord& e,
+                           std::initializer_list<FaultRecords*> records) {
+    for (FaultRecords* r : records) r->events.push_back(e);
+    return e.true_ns;
+  }
+
   const FaultOptions& options_;
   fault::Timeline timeline_;
 };
@@ -201,9 +225,10 @@ Crash crash_and_restart(Stage& st, UnderLoad& u, MariadbServer& server,
                         const std::string& who, double down_s) {
   Crash c{};
   ServerCrashNemesis crash(server);
-  c.killed_ns = st.play(crash, "kill", "kill -9 of " + who, u.part.records);
+  c.killed_ns = st.play(crash, {.op = "kill", .what = "kill -9 of " + who}, {&u.part.records});
   st.hold(down_s, who + " down", {u.pool.get()});
-  c.restarting_ns = st.play(crash, "start", who + " restarting (crash recovery)", u.part.records);
+  c.restarting_ns = st.play(crash, {.op = "start", .what = who + " restarting (crash recovery)"},
+                            {&u.part.records});
   c.back_ns = st.event({&u.part.records}, who + " answers again");
   return c;
 }
@@ -234,7 +259,7 @@ FaultRun on_each(std::string_view scenario, std::initializer_list<std::string_vi
   FaultRun r{std::string(scenario), "", {}, {}};
   for (const RealSystem* s : systems_for(scenario, names, o)) {
     add_parts(r, play_unstarved([&] { return one_part(play(*s, o)); }, one_part(shape_of(*s)),
-                                kStarvedRetries, o.progress));
+                                kStarvedRetries, progress_of(std::string(scenario), o)));
   }
   return r;
 }
@@ -270,19 +295,19 @@ FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
   Stage st("ticket-restore", o);
   UnderLoad u(st, sys, MariadbSettings{}, o);
   FaultRecords& r = u.part.records;
-  MariadbServer& server0 = u.server(0);
   const ClientPool& pool = *u.pool;
+  SnapshotNemesis snapshots(u.server(0));
   st.hold(1.0, "serving", {&pool});
-  st.event({&r}, "snapshot of server 0 (a cold copy of its data directory)");
-  const std::string copy = server0.snapshot();
+  st.play(snapshots,
+          {.op = "snapshot", .what = "snapshot of server 0 (a cold copy of its data directory)"},
+          {&r});
   const std::int64_t copied_ns = st.event({&r}, "server 0 serves again after the snapshot");
   const std::vector<std::uint64_t> at_copy = pool.ids_per_client();
   st.hold(1.5, "serving after the snapshot", {&pool});
   st.await_issuing(pool, at_copy, "between the copy and the restore");
-  server0.stop();
-  st.event({&r}, "server 0 stopped; its data directory restored from the copy");
-  server0.restore(copy);
-  server0.start();
+  st.play(snapshots,
+          {.op = "restore", .what = "server 0 stopped; its data directory restored from the copy"},
+          {&r});
   const std::int64_t restored_ns = st.event({&r}, "server 0 started on the restored copy");
   const std::vector<std::uint64_t> at_restore = pool.ids_per_client();
   st.hold(1.5, "serving after the restore", {&pool});
@@ -348,45 +373,20 @@ FaultRun auto_increment_kill9(const FaultOptions& o) {
         add_parts(r,
                   play_unstarved(
                       [&] { return one_part(auto_increment_kill9_once(*s, o, flush, lock_mode)); },
-                      one_part(shape_of(*s, label)), kStarvedRetries, o.progress));
+                      one_part(shape_of(*s, label)), kStarvedRetries,
+                      progress_of("auto-increment-kill9", o)));
       }
     }
   }
   return r;
 }
 
-// The faked clock of the UUID scenarios: one timestamp file every server reads.
-class FakedClock {
- public:
-  FakedClock() : dir_("idbench-faults"), file_(dir_.path() + "/faketime") {
-    chaos::write_setting(file_, "+0");
-    const std::string lib = chaos::find_libfaketime();
-    for (const std::string& e : chaos::node_environment(file_, lib)) {
-      const std::string key = e.substr(0, e.find('='));
-      if (key == "LD_PRELOAD" || key.starts_with("FAKETIME") || key == "DONT_FAKE_MONOTONIC" ||
-          key == "TZ") {
-        env_.push_back(e);
-      }
-    }
-  }
-  const std::vector<std::string>& env() const { return env_; }
-  // The servers' wall clock = true time + offset (seconds, may be fractional).
-  void set_offset_s(double offset) const {
-    chaos::write_setting(file_, fmt::format("{:+.3f}", offset));
-  }
-
- private:
-  plumbing::TempDir dir_;
-  std::string file_;
-  std::vector<std::string> env_;
-};
-
 // The two UUID functions, each on its own server, both reading one faked clock.
 struct UuidRig {
-  explicit UuidRig(const FakedClock& clock)
+  explicit UuidRig(const ServerClockNemesis& clock)
       : uuid_sys(system_named("mariadb-uuid")), short_sys(system_named("mariadb-uuid-short")),
         uuid(uuid_sys, settings(clock)), shortid(short_sys, settings(clock)) {}
-  static MariadbSettings settings(const FakedClock& clock) {
+  static MariadbSettings settings(const ServerClockNemesis& clock) {
     MariadbSettings s;
     s.env = clock.env();
     return s;
@@ -412,7 +412,7 @@ void probe_all(UuidRig& rig, FaultPart& a, FaultPart& b) {
 
 std::vector<FaultPart> uuid_clock_back_parts(const FaultOptions& o) {
   Stage st("uuid-clock-back", o);
-  const FakedClock clock;
+  ServerClockNemesis clock;
   UuidRig rig(clock);
   FaultPart a = part_of(rig.uuid_sys, rig.uuid), b = part_of(rig.short_sys, rig.shortid);
   st.begin(a.records, 1);
@@ -423,10 +423,12 @@ std::vector<FaultPart> uuid_clock_back_parts(const FaultOptions& o) {
   st.hold(1.5, "serving", {&pa, &pb});
   st.await_issuing(pa, {}, "before the step");
   st.await_issuing(pb, {}, "before the step");
-  clock.set_offset_s(-kUuidStepBackS);
-  const std::int64_t step_ns = plumbing::true_ns();
-  st.event({&a.records, &b.records},
-           fmt::format("the servers' wall clock stepped back {} s", kUuidStepBackS));
+  const std::int64_t step_ns =
+      st.play(clock,
+              {.op = "step",
+               .step_ns = -seconds_ns(kUuidStepBackS),
+               .what = fmt::format("the servers' wall clock stepped back {} s", kUuidStepBackS)},
+              {&a.records, &b.records});
   probe_all(rig, a, b);
   const std::vector<std::uint64_t> a_at_step = pa.ids_per_client();
   const std::vector<std::uint64_t> b_at_step = pb.ids_per_client();
@@ -450,8 +452,8 @@ FaultRun uuid_pair(std::string_view scenario, std::initializer_list<std::string_
   systems_for(scenario, names, o);
   std::vector<FaultPart> starved;
   for (std::string_view n : names) starved.push_back(shape_of(system_named(n)));
-  add_parts(
-      r, play_unstarved([&] { return play(o); }, std::move(starved), kStarvedRetries, o.progress));
+  add_parts(r, play_unstarved([&] { return play(o); }, std::move(starved), kStarvedRetries,
+                              progress_of(std::string(scenario), o)));
   return r;
 }
 
@@ -487,7 +489,7 @@ void add_start_seconds(FaultPart& p, std::optional<std::int64_t> first, std::int
 
 std::vector<FaultPart> uuid_short_restart_behind_parts(const FaultOptions& o) {
   Stage st("uuid-short-restart-behind", o);
-  const FakedClock clock;
+  ServerClockNemesis clock;
   UuidRig rig(clock);
   FaultPart a = part_of(rig.uuid_sys, rig.uuid), b = part_of(rig.short_sys, rig.shortid);
   st.begin(a.records, 1);
@@ -508,11 +510,13 @@ std::vector<FaultPart> uuid_short_restart_behind_parts(const FaultOptions& o) {
   const double behind = first_start ? static_cast<double>(plumbing::true_ns()) / 1e9 -
                                           static_cast<double>(*first_start)
                                     : kUuidStepBackS;
-  clock.set_offset_s(-behind);
-  st.event({&a.records, &b.records},
-           fmt::format("the servers' wall clock set {:.3f} s behind (back to the first start's "
-                       "second); restarting",
-                       behind));
+  st.play(clock,
+          {.op = "step",
+           .step_ns = -seconds_ns(behind),
+           .what = fmt::format("the servers' wall clock set {:.3f} s behind (back to the first "
+                               "start's second); restarting",
+                               behind)},
+          {&a.records, &b.records});
   // UUID_SHORT()'s server first: it reads its start second within the second it aims at.
   rig.servers()[1]->start();
   rig.servers()[0]->start();
@@ -573,9 +577,14 @@ const std::vector<Entry>& entries() {
 }  // namespace
 
 std::vector<FaultPart> play_unstarved(const std::function<std::vector<FaultPart>()>& play,
-                                      std::vector<FaultPart> starved, int retries, FILE* progress) {
+                                      std::vector<FaultPart> starved, int retries,
+                                      const fault::Timeline& progress) {
   std::vector<std::string> why;
-  const std::string who = starved.empty() ? "the part" : starved.front().system;
+  std::string who = "the part";
+  if (!starved.empty()) {
+    const FaultPart& p = starved.front();
+    who = p.label.empty() ? p.system : p.system + " " + p.label;
+  }
   for (int attempt = 0; attempt <= retries; ++attempt) {
     try {
       std::vector<FaultPart> parts = play();
@@ -589,10 +598,8 @@ std::vector<FaultPart> play_unstarved(const std::function<std::vector<FaultPart>
       return parts;
     } catch (const MachineStarved& e) {
       why.push_back(e.what());
-      if (progress != nullptr) {
-        fmt::print(progress, "{}: {} (attempt {} of {}){}\n", who, e.what(), attempt + 1,
-                   retries + 1, attempt < retries ? "; playing it again" : "");
-      }
+      progress.say(fmt::format("{}: {} (attempt {} of {}){}", who, e.what(), attempt + 1,
+                               retries + 1, attempt < retries ? "; playing it again" : ""));
     }
   }
   for (FaultPart& p : starved) {

@@ -22,6 +22,15 @@
 //   uuid-short-restart-behind mariadbd restarted while its clock is behind: UUID_SHORT() takes
 //                             its high bits from the server's start second.
 //
+// Faults: every fault a scenario plays is a fault::Nemesis step (fault/nemesis.hpp), played on
+// the part's fault::Timeline and recorded there once: a server's kill -9 and its restart
+// through crash recovery (ServerCrashNemesis, server_nemesis.hpp), a data directory's snapshot
+// and its restore (SnapshotNemesis, snapshot_nemesis.hpp), the servers' faked wall clock
+// stepped (ServerClockNemesis, server_clock_nemesis.hpp). What the harness does or sees around
+// a fault (a server that answers again; servers stopped to be restarted behind) is recorded
+// beside the steps with kind "harness". A part's events (FaultRecords::events) are both, in
+// order: the lines and instants the report draws.
+//
 // Time: every ID carries the true CLOCK_REALTIME and CLOCK_MONOTONIC instants of its reply,
 // read by raw system calls (plumbing/raw_time.hpp), so libfaketime never sees them. A faked
 // server clock is only its CLOCK_REALTIME (DONT_FAKE_MONOTONIC=1): an NTP step never moves
@@ -33,6 +42,9 @@
 // and the phase after a recovery lasts until each has issued that many more; a part whose
 // clients the machine starves is played again, then reported "machine starved" (no verdict
 // about the system).
+//
+// Progress: every line a scenario says, its starved-part retries included, is its timeline's
+// (fault::Timeline::say): "real-chaos <scenario>: ...".
 //
 // Verdicts are the shared fault::Verdict (fault/verdict.hpp); faults_judge.hpp decides them.
 //
@@ -208,9 +220,12 @@ inline constexpr int kStarvedRetries = 2;
 // times at most; the parts of an attempt after a starved one carry the finding "retried N
 // times: …". When every attempt starved, returns `starved` (parts naming only their system and
 // label) with the verdict "machine starved", not passed: the machine's fault, no verdict about
-// the system. Progress lines go to `progress` when set.
+// the system. Each starved attempt is said on `progress` (the scenario's timeline, so in the
+// one progress-line format): "real-chaos auto-increment-kill9: mariadb-auto-increment <label>:
+// <why> (attempt 1 of 3); playing it again".
 std::vector<FaultPart> play_unstarved(const std::function<std::vector<FaultPart>()>& play,
-                                      std::vector<FaultPart> starved, int retries, FILE* progress);
+                                      std::vector<FaultPart> starved, int retries,
+                                      const fault::Timeline& progress);
 
 // Runs one scenario. Throws Error for an unknown name (exit 2), Error with kExitMissingTool
 // semantics from MariadbServer when MariaDB is missing, plumbing::Interrupted on a signal.

@@ -1,7 +1,8 @@
-// faults_mariadb_test.cpp — two fault scenarios on real mariadbd servers, at half speed (a few
-// seconds each). Skipped when MariaDB is not installed.
+// faults_mariadb_test.cpp — fault scenarios on real mariadbd servers, at half speed (a few
+// seconds each). Skipped when MariaDB (or, for the clock, libfaketime) is not installed.
 //   * ticket-restore: the planted defect is the restore itself — server 0's counter goes back,
 //     and the scenario must catch the duplicates and fail;
+//   * uuid-clock-back: the step is the clock nemesis's, recorded with the faked time it left;
 //   * ticket-server-down: with one server killed, the other serves every request;
 //   * auto-increment-kill9 with clients that cannot issue enough before the crash (a planted
 //     starvation: more IDs asked than any client issues in the deadline): played again, then
@@ -9,6 +10,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "chaos/faketime.hpp"
+#include "generators/errors.hpp"
 #include "plumbing/child_process.hpp"
 #include "real/faults.hpp"
 
@@ -16,6 +23,15 @@ namespace idbench::real {
 namespace {
 
 bool mariadb_installed() { return !plumbing::find_program("mariadbd").empty(); }
+
+bool libfaketime_installed() {
+  try {
+    chaos::find_libfaketime();
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
 
 // What a failure shows: the verdicts, evidence and counts, then each server's log tail.
 std::string why(const FaultRun& run) {
@@ -46,6 +62,35 @@ TEST(FaultsOnMariadb, ATicketServerRestoredFromACopyIssuesDuplicatesAndTheVerdic
   EXPECT_EQ(fault::name_of(run.verdict.outcome), "DUPLICATES") << why(run);
   EXPECT_FALSE(run.verdict.passed());
   EXPECT_NE(run.verdict.evidence.find("duplicates issued: "), std::string::npos) << why(run);
+  // The snapshot and the restore are the snapshot nemesis's steps (kind "fault"); the harness
+  // records what it saw after each.
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"fault", "snapshot of server 0 (a cold copy of its data directory)"},
+      {"harness", "server 0 serves again after the snapshot"},
+      {"fault", "server 0 stopped; its data directory restored from the copy"},
+      {"harness", "server 0 started on the restored copy"}};
+  std::vector<std::pair<std::string, std::string>> events;
+  for (const fault::FaultRecord& e : p.records.events) events.emplace_back(e.kind, e.what);
+  EXPECT_EQ(events, expected) << why(run);
+}
+
+TEST(FaultsOnMariadb, AStepBackOfTheServersClockIsTheClockNemesisStepWithItsFakedTime) {
+  if (!mariadb_installed() || !libfaketime_installed()) {
+    GTEST_SKIP() << "mariadb-server or libfaketime is not installed";
+  }
+  FaultOptions o;
+  o.time_scale = 0.5;
+  const FaultRun run = run_fault_scenario("uuid-clock-back", o);
+  ASSERT_EQ(run.parts.size(), 2u) << why(run);
+  for (const FaultPart& p : run.parts) {
+    EXPECT_EQ(fault::name_of(p.verdict.outcome), "kept") << why(run);
+    ASSERT_EQ(p.records.events.size(), 1u) << why(run);
+    const fault::FaultRecord& step = p.records.events[0];
+    EXPECT_EQ(step.kind, "fault");
+    EXPECT_EQ(step.what, "the servers' wall clock stepped back 5 s");
+    ASSERT_TRUE(step.faked_ns.has_value());
+    EXPECT_EQ(*step.faked_ns, step.true_ns - 5'000'000'000);
+  }
 }
 
 TEST(FaultsOnMariadb, WithOneTicketServerDownTheOtherServesEveryRequest) {

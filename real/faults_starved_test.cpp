@@ -1,9 +1,10 @@
 // faults_starved_test.cpp — a fault part whose clients the machine starves is played again, and
 // then reported as the machine's fault, never judged: the clients' ID counts are awaited before
-// and after a fault, and play_unstarved retries and names the starvation. Fake adapters (sh),
-// no servers.
+// and after a fault, and play_unstarved retries, names the starvation and says each starved
+// attempt as a line of the scenario's progress. Fake adapters (sh), no servers.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,9 @@ TEST(ClientPoolAwait, EveryClientMustIssueTheIdsAskedSinceTheMark) {
   EXPECT_GE(r.ids.size(), 3u * 25);
 }
 
+// A scenario's timeline that says nothing.
+fault::Timeline quiet() { return {"real-chaos", "auto-increment-kill9", nullptr}; }
+
 FaultPart shape() {
   FaultPart p;
   p.system = "mariadb-auto-increment";
@@ -70,7 +74,7 @@ TEST(PlayUnstarved, EveryAttemptStarvedIsTheMachinesFaultNeverKept) {
         ++attempts;
         throw MachineStarved("the clients received 0, 0 IDs before the crash within 20.0 s");
       },
-      {shape()}, kStarvedRetries, nullptr);
+      {shape()}, kStarvedRetries, quiet());
   EXPECT_EQ(attempts, 1 + kStarvedRetries);
   ASSERT_EQ(parts.size(), 1u);
   EXPECT_EQ(fault::name_of(parts[0].verdict.outcome), "machine starved");
@@ -89,7 +93,7 @@ TEST(PlayUnstarved, AStarvedAttemptIsPlayedAgainAndTheVerdictSaysItWasRetried) {
         if (++attempts == 1) throw MachineStarved("the clients received 0, 3 IDs before the crash");
         return {kept()};
       },
-      {shape()}, kStarvedRetries, nullptr);
+      {shape()}, kStarvedRetries, quiet());
   EXPECT_EQ(attempts, 2);
   ASSERT_EQ(parts.size(), 1u);
   EXPECT_EQ(fault::name_of(parts[0].verdict.outcome), "kept");
@@ -98,6 +102,28 @@ TEST(PlayUnstarved, AStarvedAttemptIsPlayedAgainAndTheVerdictSaysItWasRetried) {
                                               "before (the clients received 0, 3 IDs"),
             std::string::npos)
       << parts[0].verdict.findings[0];
+}
+
+TEST(PlayUnstarved, EachStarvedAttemptIsSaidInTheScenariosProgressLineFormat) {
+  std::FILE* progress = std::tmpfile();
+  ASSERT_NE(progress, nullptr);
+  int attempts = 0;
+  play_unstarved(
+      [&]() -> std::vector<FaultPart> {
+        if (++attempts == 1) throw MachineStarved("the clients received 0, 3 IDs before the crash");
+        return {kept()};
+      },
+      {shape()}, kStarvedRetries, {"real-chaos", "auto-increment-kill9", progress});
+  std::rewind(progress);
+  std::string text;
+  for (int c = std::fgetc(progress); c != EOF; c = std::fgetc(progress)) {
+    text += static_cast<char>(c);
+  }
+  std::fclose(progress);
+  EXPECT_EQ(text,
+            "real-chaos auto-increment-kill9: mariadb-auto-increment "
+            "innodb_flush_log_at_trx_commit=0: the clients received 0, 3 IDs before the crash "
+            "(attempt 1 of 3); playing it again\n");
 }
 
 }  // namespace

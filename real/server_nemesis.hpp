@@ -1,5 +1,8 @@
 // server_nemesis.hpp — a real server's crash as a fault::Nemesis: mariadbd killed with -9,
-// and started again through its crash recovery.
+// and started again through its crash recovery. The other faults of a real server are its
+// siblings: a data directory restored from a copy (snapshot_nemesis.hpp) and a clock stepped
+// under libfaketime (server_clock_nemesis.hpp); the scenarios play all three the same way
+// (faults.hpp).
 //
 //   ServerCrashNemesis crash(server);
 //   crash.invoke({.op = "kill", .kind = "fault", .what = "kill -9 of mariadbd"}, t);
@@ -11,7 +14,7 @@
 // nothing when it runs). Each step is recorded once, for kNoNode (a server is not a fleet's
 // node), at the instant it began: the judges measure a crash from the kill and a recovery
 // from the start of the restart. That the server answers again is the harness's observation,
-// recorded by the caller when invoke() returns.
+// recorded by the caller when invoke() returns (kind "harness" in the scenarios).
 //
 // Thread safety: thread-compatible; the server is the scenario's, on its thread (the clients
 // only talk to it).
