@@ -55,6 +55,17 @@ TEST(Fleet, ANodeThatEndsBeforeReadyIsNamedWithItsStatus) {
   EXPECT_NE(m.find("did not start (exit status 2): no such flag"), std::string::npos) << m;
 }
 
+// The end of its stderr on one line (plumbing/text_tail.hpp), or a word for none.
+TEST(Fleet, ANodesLastWordsAreOneLineOrNoMessage) {
+  plumbing::TempDir talker_dir("idbench-fleet-test"), silent_dir("idbench-fleet-test");
+  Fleet talker(shell(talker_dir, "printf 'starting\\nbad flag\\n\\n' >&2; exit 2"), 5 * kSecond);
+  const std::string talked = message_of([&] { talker.start(0); });
+  EXPECT_NE(talked.find("(exit status 2): starting | bad flag"), std::string::npos) << talked;
+  Fleet silent(shell(silent_dir, "exit 2"), 5 * kSecond);
+  const std::string said = message_of([&] { silent.start(0); });
+  EXPECT_NE(said.find("(exit status 2): (no message)"), std::string::npos) << said;
+}
+
 TEST(Fleet, TheFailureNamerCanThrowItsOwnError) {
   plumbing::TempDir dir("idbench-fleet-test");
   struct Named : Error {
@@ -171,14 +182,6 @@ TEST(Fleet, AFleetLeftOnAnErrorPathLeavesNoProcess) {
     pid = fleet.process(0).pid();
   }
   EXPECT_FALSE(exists(pid));
-}
-
-TEST(Fleet, LastLinesKeepTheEndOfALongMessage) {
-  EXPECT_EQ(last_lines(""), "(no message)");
-  EXPECT_EQ(last_lines("a\nb\n\n"), "a\nb");
-  const std::string tail = last_lines(std::string(1000, 'x') + "END");
-  EXPECT_EQ(tail.size(), 600u);
-  EXPECT_TRUE(tail.ends_with("END"));
 }
 
 }  // namespace
