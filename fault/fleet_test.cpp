@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <string>
 
+#include "fault/testing/shell_nodes.hpp"
 #include "plumbing/temp_dir.hpp"
 
 namespace idbench::fault {
@@ -16,17 +17,8 @@ namespace {
 
 constexpr std::int64_t kSecond = 1'000'000'000;
 
-// A launcher running `script` under /bin/sh for every node; the node's index and incarnation
-// are $1 and $2, its stderr node-K.inc-I.err in `dir`.
-Fleet::Launcher shell(const plumbing::TempDir& dir, std::string script) {
-  return [path = dir.path(), script = std::move(script)](int node, int incarnation) {
-    return NodeLaunch{{"/bin/sh", "-c", script, "node", std::to_string(node),
-                       std::to_string(incarnation)},
-                      std::nullopt,
-                      path + "/node-" + std::to_string(node) + ".inc-" +
-                          std::to_string(incarnation) + ".err"};
-  };
-}
+// Nodes running a script under /bin/sh ($1, $2: the node's index and incarnation).
+constexpr auto shell = fault_testing::shell_nodes;
 
 // True while a process with this pid exists (a zombie counts: it has not been reaped).
 bool exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
