@@ -395,9 +395,6 @@ RunResult ChaosRun::result(std::int64_t began_mono_ns) const {
 RunResult run_chaos(const RunConfig& config, std::FILE* progress) {
   const std::int64_t began = plumbing::monotonic_ns();
   RunPlan plan = plan_run(config);
-  // What runs killed with -9 left: their run directories, mark directories and shm pairs.
-  plumbing::sweep_stale_temp_dirs();
-  sweep_stale_faketime_shm();
   if (!config.persist_dir.empty()) {
     prepare_user_dir(config.persist_dir, "--persist");
     check_marks(plan);

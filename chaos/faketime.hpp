@@ -22,7 +22,7 @@
 //   FAKETIME_SHARED="SEM SHM"       a semaphore + shared-memory pair this process owns: without
 //                                   it libfaketime creates /dev/shm/faketime_{sem,shm}_<pid>
 //                                   in every node and a node killed with -9 leaves them behind
-//                                   (leftovers.hpp sweeps what a killed driver leaves)
+//                                   (plumbing/leftovers.hpp sweeps what a killed driver leaves)
 //   ASAN_OPTIONS += verify_asan_link_order=0   a sanitizer build must accept the preload
 //
 // Thread safety: ClockModel is a value; FaketimeShared is process-wide and thread-safe.
@@ -80,7 +80,7 @@ void write_setting(const std::string& path, std::string_view setting);
 std::string find_libfaketime();
 
 // The semaphore + shared-memory pair every node of this process shares (see above). Created
-// on first use, unlinked at exit (and by `sweep_stale_faketime_shm` if this process dies
+// on first use, unlinked at exit (and by plumbing::sweep_leftovers() if this process dies
 // without exiting).
 class FaketimeShared {
  public:

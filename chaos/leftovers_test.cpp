@@ -1,3 +1,5 @@
+// leftovers_test.cpp — a chaos run's temp directories name their owner, and the one sweep
+// (plumbing/leftovers.hpp) removes a dead run's records and mark directories, never a live one's.
 #include "chaos/leftovers.hpp"
 
 #include <fmt/format.h>
@@ -5,8 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
-#include <fstream>
+
+#include "plumbing/leftovers.hpp"
 
 namespace idbench::chaos {
 namespace {
@@ -21,23 +25,11 @@ pid_t dead_pid() {
   return child;
 }
 
-TEST(SweepFaketimeShm, RemovesWhatDeadProcessesLeftAndKeepsTheLiving) {
-  const pid_t gone = dead_pid();
-  const std::string dead = fmt::format("/dev/shm/faketime_shm_{}", gone);
-  const std::string dead_sem = fmt::format("/dev/shm/sem.faketime_sem_idbench_{}", gone);
-  const std::string alive = fmt::format("/dev/shm/faketime_shm_{}", ::getpid());
-  const std::string other = fmt::format("/dev/shm/faketime_shm_{}x", gone);  // not ours
-  for (const auto& p : {dead, dead_sem, alive, other}) std::ofstream(p) << "x";
-  sweep_stale_faketime_shm();
-  EXPECT_FALSE(fs::exists(dead));
-  EXPECT_FALSE(fs::exists(dead_sem));
-  EXPECT_TRUE(fs::exists(alive));
-  EXPECT_TRUE(fs::exists(other));
-  fs::remove(alive);
-  fs::remove(other);
-}
-
 TEST(SweepRunDirs, RemovesTheDirectoriesOfDeadRunsOnly) {
+  // A private TMPDIR: another test's sweep (every TempDir sweeps) must not take ours first.
+  std::string root = (fs::temp_directory_path() / "chaos-leftovers-test-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(root.data()), nullptr);
+  ::setenv("TMPDIR", root.c_str(), 1);
   const std::string mine = make_owned_temp_dir("idbench-chaos");
   const pid_t gone = dead_pid();
   const fs::path stale = fs::temp_directory_path() / fmt::format("idbench-chaos-{}-AbC123", gone);
@@ -45,12 +37,13 @@ TEST(SweepRunDirs, RemovesTheDirectoriesOfDeadRunsOnly) {
       fs::temp_directory_path() / fmt::format("idbench-chaos-mark-{}-AbC123", gone);
   fs::create_directories(stale / "sub");
   fs::create_directories(stale_mark);
-  EXPECT_GE(sweep_stale_run_dirs(), 2);
+  EXPECT_EQ(plumbing::sweep_leftovers().temp_dirs, 2);
   EXPECT_FALSE(fs::exists(stale));
   EXPECT_FALSE(fs::exists(stale_mark));
   EXPECT_TRUE(fs::exists(mine));
   EXPECT_NE(mine.find(fmt::format("idbench-chaos-{}-", ::getpid())), std::string::npos);
-  fs::remove_all(mine);
+  ::unsetenv("TMPDIR");
+  fs::remove_all(root);
 }
 
 }  // namespace

@@ -1,21 +1,21 @@
 // idbench-chaos-node — one node of a chaos run (see node.hpp). Started by the driver under
 // libfaketime; not meant to be run by hand, except `--sweep`, which removes what runs killed
-// with -9 left behind (leftovers.hpp; the ctest cleanup fixture runs it).
+// with -9 left behind (plumbing::sweep_leftovers, as every idbench command does first; the
+// ctest cleanup fixture runs it).
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 
-#include "chaos/leftovers.hpp"
 #include "chaos/node.hpp"
 #include "external/exec_options.hpp"
-#include "plumbing/temp_dir.hpp"
+#include "plumbing/leftovers.hpp"
 
 int main(int argc, char** argv) {
   idbench::chaos::NodeConfig cfg;
   bool sweep = false;
   CLI::App app{"idbench-chaos-node: one node of `idbench chaos` (started by the driver)"};
   app.add_flag("--sweep", sweep,
-               "remove what killed runs left (/dev/shm/faketime_*, temp run directories) and exit");
+               "remove what killed runs left (/dev/shm/faketime_*, idbench temp directories) and exit");
   app.add_option("--variant", cfg.variant, "generator variant");
   app.add_option("--layout", cfg.layout, "layout preset or spec");
   app.add_option("--policy", cfg.policy, "clock-regression policy");
@@ -34,9 +34,9 @@ int main(int argc, char** argv) {
   idbench::external::add_exec_options(&app, exec);
   CLI11_PARSE(app, argc, argv);
   if (sweep) {
-    const int shm = idbench::chaos::sweep_stale_faketime_shm();
-    const int dirs = idbench::plumbing::sweep_stale_temp_dirs();
-    fmt::print("removed {} stale /dev/shm entries and {} stale run directories\n", shm, dirs);
+    const idbench::plumbing::Swept swept = idbench::plumbing::sweep_leftovers();
+    fmt::print("removed {} stale /dev/shm entries and {} stale temp directories\n",
+               swept.faketime_shm, swept.temp_dirs);
     return 0;
   }
   if ((cfg.variant.empty() && exec.command.empty()) || cfg.out_dir.empty()) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "chaos/faketime.hpp"
+#include "fault/verdict_json.hpp"
 #include "generators/layout.hpp"
 #include "plumbing/run_context.hpp"
 
@@ -131,6 +132,7 @@ json to_json(const RunResult& r, bool with_timeline) {
   j["duplicates_expected"] = !duplicates_possible_because(r.judged_on).empty();
   j["caught"] = a.duplicates > 0;
   j["findings"] = r.verdict.findings;
+  j["fault_verdict"] = fault::to_json(r.verdict);
   j["duplicates_by_origin"] = {{"within_process", a.duplicates_within_process},
                                {"across_restart", a.duplicates_across_restart},
                                {"across_instances", a.duplicates_across_instances},

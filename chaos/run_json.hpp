@@ -4,7 +4,9 @@
 //
 // The JSON of one run has, at least, the keys every reader of chaos.json relies on —
 // scenario, variant, policy, nodes, ids, duplicates, order_violations, refusals, availability,
-// max_stall_ms, ksort_bound_ms, promise_kept — then the detail behind them and, with
+// max_stall_ms, ksort_bound_ms, promise_kept — then the detail behind them (among it the
+// whole verdict under "fault_verdict", as fault/verdict_json.hpp writes every verdict; the
+// older "verdict" key stays the evidence line) and, with
 // `with_timeline`, the down-sampled timeline a report draws (see analysis.hpp). Every JSON
 // document idbench chaos writes carries a `context` block: machine, commit, build, clock
 // source.

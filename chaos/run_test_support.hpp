@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "chaos/driver.hpp"
-#include "chaos/leftovers.hpp"
+#include "plumbing/leftovers.hpp"
 
 namespace idbench::chaos::chaos_testing {
 
@@ -47,12 +47,12 @@ inline std::vector<int> our_children() {
 class ChaosRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    sweep_stale_faketime_shm();
+    plumbing::sweep_leftovers();  // as every idbench command does before it runs
     ASSERT_TRUE(our_children().empty());
   }
   void TearDown() override {
     EXPECT_TRUE(our_children().empty()) << "a node outlived its run";
-    EXPECT_EQ(sweep_stale_faketime_shm(), 0) << "a run left /dev/shm/faketime_* behind";
+    EXPECT_EQ(plumbing::sweep_stale_faketime_shm(), 0) << "a run left /dev/shm/faketime_* behind";
   }
 
   static RunResult run(const std::string& scenario, const std::string& variant,

@@ -6,7 +6,6 @@
 
 #include "check/checker.hpp"
 #include "cli/commands.hpp"
-#include "plumbing/temp_dir.hpp"
 #include "plumbing/whole_number.hpp"
 
 namespace idbench::cli {
@@ -27,7 +26,6 @@ std::string plural(std::uint64_t n, std::string_view word) {
 
 void run_check(const CheckArgs& args) {
   const auto began = std::chrono::steady_clock::now();
-  plumbing::sweep_stale_temp_dirs();  // partitions a killed check left behind
   CheckOptions options;
   options.format = args.format == "binary" ? FileFormat::binary : FileFormat::text;
   if (args.id_bits != 0) options.width = args.id_bits == 128 ? IdWidth::bits128 : IdWidth::bits64;

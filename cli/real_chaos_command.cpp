@@ -15,7 +15,6 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
-#include "chaos/leftovers.hpp"
 #include "cli/commands.hpp"
 #include "cli/finite_range.hpp"
 #include "plumbing/atomic_file.hpp"
@@ -74,7 +73,6 @@ void run(RealChaosArgs& args) {
   const std::vector<std::string> names = chosen(args.scenario);
   if (!args.out.empty()) plumbing::OutputFile(args.out).abandon();  // fails now, not later
   const plumbing::InterruptGuard guard;
-  chaos::sweep_stale_faketime_shm();
   args.options.progress = args.quiet ? nullptr : stderr;
   std::vector<real::FaultRun> runs;
   bool passed = true;

@@ -35,7 +35,6 @@
 #include "generators/errors.hpp"
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/child_process.hpp"
-#include "plumbing/temp_dir.hpp"
 #include "plumbing/whole_number.hpp"
 
 namespace idbench::cli {
@@ -117,7 +116,6 @@ RunPlan plan_of(const RealArgs& a, std::string& profile) {
 void run_real(const RealArgs& a) {
   std::string profile;
   const RunPlan plan = plan_of(a, profile);
-  plumbing::sweep_stale_temp_dirs();
   plumbing::InterruptGuard guard;
   // Written after every cell when --out is a file; standard output gets it once, at the end.
   const bool rewrite = a.out != "-" && !a.out.empty();

@@ -6,37 +6,17 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
+#include "fault/testing/shell_nodes.hpp"
 #include "plumbing/child_process.hpp"
 
 namespace idbench::coord {
 namespace {
 
-using namespace std::chrono_literals;
-
-// The process's state letter from /proc/PID/stat ('T': stopped by a signal), '?' if unreadable.
-char state_of(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string s = text.str();
-  const auto close = s.rfind(')');
-  return close == std::string::npos || close + 2 >= s.size() ? '?' : s[close + 2];
-}
-
-// A signal is delivered asynchronously: polled for up to a second.
-bool stopped(pid_t pid, bool wanted) {
-  for (int i = 0; i < 100; ++i) {
-    if ((state_of(pid) == 'T') == wanted) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return false;
-}
+using fault::fault_testing::runs;
+using fault::fault_testing::stops;
 
 class EtcdNemesisTest : public ::testing::Test {
  protected:
@@ -55,7 +35,7 @@ TEST_F(EtcdNemesisTest, APausedMemberIsStoppedAndResumedAndTeardownResumesIt) {
   const fault::Instant before = fault::Instant::now();
   etcd.invoke({.op = "pause-member", .node = 0, .kind = "pause-member", .what = "m0 paused"}, t_);
   const fault::Instant after = fault::Instant::now();
-  EXPECT_TRUE(stopped(cluster_->pid(0), true));
+  EXPECT_TRUE(stops(cluster_->pid(0)));
   ASSERT_EQ(t_.history().size(), 1u);
   const fault::FaultRecord& r = t_.history()[0];
   EXPECT_EQ(r.node, fault::kNoNode);  // a member is not one of the run's nodes
@@ -67,11 +47,11 @@ TEST_F(EtcdNemesisTest, APausedMemberIsStoppedAndResumedAndTeardownResumesIt) {
   EXPECT_LE(r.true_ns, after.true_ns);
   etcd.invoke({.op = "resume-member", .node = 0, .kind = "resume-member", .what = "m0 resumed"},
               t_);
-  EXPECT_TRUE(stopped(cluster_->pid(0), false));
+  EXPECT_TRUE(runs(cluster_->pid(0)));
   etcd.invoke({.op = "pause-member", .node = 1, .kind = "pause-member", .what = "m1 paused"}, t_);
-  EXPECT_TRUE(stopped(cluster_->pid(1), true));
+  EXPECT_TRUE(stops(cluster_->pid(1)));
   etcd.teardown(t_);
-  EXPECT_TRUE(stopped(cluster_->pid(1), false));
+  EXPECT_TRUE(runs(cluster_->pid(1)));
   EXPECT_EQ(t_.history().size(), 3u);  // teardown records nothing
 }
 

@@ -1,6 +1,8 @@
 // run_json.cpp — WorkerRunResult → JSON.
 #include "coord/run_json.hpp"
 
+#include "fault/verdict_json.hpp"
+
 namespace idbench::coord {
 
 namespace {
@@ -64,6 +66,7 @@ json to_json(const WorkerRunResult& r) {
           {"duration_ms", (r.end_ns - t0) / 1e6},
           {"ids", a.ids},
           {"duplicates", a.duplicates},
+          {"verdict", fault::to_json(r.verdict)},
           {"duplicate_samples", dups},
           {"workers_claimed", a.workers_claimed},
           {"worker_space_used", a.worker_space_used},

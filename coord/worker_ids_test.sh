@@ -2,7 +2,8 @@
 # worker_ids_test.sh — `idbench worker-ids` end to end against a private etcd cluster.
 #   worker_ids_test.sh IDBENCH inputs      bad input (exit 2), missing etcd (exit 4), SIGINT (130)
 #   worker_ids_test.sh IDBENCH pause       pause beyond the lease: unfenced duplicates caught
-#                                          (exit 1), deadline fence at most one batch after the
+#                                          (exit 1, verdict DUPLICATES in the JSON), deadline
+#                                          fence at most one batch after the
 #                                          pause, with node 0's stall measured
 #   worker_ids_test.sh IDBENCH hook        the pause injected between check and act: deadline
 #                                          fence duplicates (exit 1), in-id fence 0
@@ -83,6 +84,8 @@ pause)
     "$idbench" worker-ids --scenario pause-beyond-lease --behaviour unfenced "${gate[@]}" --out "$tmp/u.json"
   [ "$(field "$tmp/u.json" 0 "r['duplicates'] > 0 and r['nodes'][0]['zombie_ids'] > 0")" = True ] ||
     { echo "FAIL: no duplicates recorded"; failures=$((failures + 1)); }
+  [ "$(field "$tmp/u.json" 0 "r['verdict']['verdict'] == 'DUPLICATES' and r['verdict']['passed'] is False")" = True ] ||
+    { echo "FAIL: the run's verdict is not DUPLICATES"; failures=$((failures + 1)); }
   # The deadline fence checks before each 1 ms batch. The SIGSTOP lands wherever node 0 is: on
   # a loaded machine, sometimes between that check and its batch (the window `hook` pins down),
   # and that one batch then goes out after the pause, its duplicates caught (exit 1). So the

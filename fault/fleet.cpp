@@ -7,6 +7,7 @@
 
 #include "fault/timeline.hpp"
 #include "plumbing/raw_time.hpp"
+#include "plumbing/text_tail.hpp"
 
 namespace idbench::fault {
 namespace {
@@ -15,15 +16,14 @@ namespace {
 // is exiting) before it is named as one that did not answer.
 constexpr std::int64_t kFailedNodeGraceNs = 1'000'000'000;
 
-}  // namespace
-
-std::string last_lines(const std::string& text) {
-  std::string t = text;
-  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
-  if (t.empty()) return "(no message)";
-  const std::size_t cut = t.size() > 600 ? t.size() - 600 : 0;
-  return t.substr(cut);
+// The last words of a node's stderr on one line (plumbing/text_tail.hpp), "(no message)" if
+// none.
+std::string stderr_end(const std::string& text) {
+  const std::string tail = plumbing::text_tail(text);
+  return tail.empty() ? "(no message)" : tail;
 }
+
+}  // namespace
 
 Fleet::Fleet(Launcher launcher, std::int64_t ready_timeout_ns, FailureNamer namer)
     : launcher_(std::move(launcher)), ready_timeout_ns_(ready_timeout_ns), namer_(std::move(namer)) {}
@@ -86,7 +86,7 @@ void Fleet::throw_failure(int k, std::string_view what, std::optional<int> statu
   if (namer_) namer_(f);
   throw Error(fmt::format("node {} (incarnation {}) {} ({}): {}", k, f.incarnation, what,
                                     f.status ? fmt::format("exit status {}", *f.status) : "no answer",
-                                    last_lines(f.stderr_text)));
+                                    stderr_end(f.stderr_text)));
 }
 
 void Fleet::pause(int k) {

@@ -62,9 +62,6 @@ struct NodeFailure {
   std::string stderr_text;    // the whole stderr file (at most 1 MiB)
 };
 
-// The last words of a node's stderr, trimmed: at most 600 characters, "(no message)" if none.
-std::string last_lines(const std::string& text);
-
 class Fleet {
  public:
   using Launcher = std::function<NodeLaunch(int node, int incarnation)>;

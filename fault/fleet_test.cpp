@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <string>
 
+#include "fault/testing/shell_nodes.hpp"
 #include "plumbing/temp_dir.hpp"
 
 namespace idbench::fault {
@@ -16,17 +17,8 @@ namespace {
 
 constexpr std::int64_t kSecond = 1'000'000'000;
 
-// A launcher running `script` under /bin/sh for every node; the node's index and incarnation
-// are $1 and $2, its stderr node-K.inc-I.err in `dir`.
-Fleet::Launcher shell(const plumbing::TempDir& dir, std::string script) {
-  return [path = dir.path(), script = std::move(script)](int node, int incarnation) {
-    return NodeLaunch{{"/bin/sh", "-c", script, "node", std::to_string(node),
-                       std::to_string(incarnation)},
-                      std::nullopt,
-                      path + "/node-" + std::to_string(node) + ".inc-" +
-                          std::to_string(incarnation) + ".err"};
-  };
-}
+// Nodes running a script under /bin/sh ($1, $2: the node's index and incarnation).
+constexpr auto shell = fault_testing::shell_nodes;
 
 // True while a process with this pid exists (a zombie counts: it has not been reaped).
 bool exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
@@ -53,6 +45,17 @@ TEST(Fleet, ANodeThatEndsBeforeReadyIsNamedWithItsStatus) {
   Fleet fleet(shell(dir, "echo 'no such flag' >&2; exit 2"), 5 * kSecond);
   const std::string m = message_of([&] { fleet.start(0); });
   EXPECT_NE(m.find("did not start (exit status 2): no such flag"), std::string::npos) << m;
+}
+
+// The end of its stderr on one line (plumbing/text_tail.hpp), or a word for none.
+TEST(Fleet, ANodesLastWordsAreOneLineOrNoMessage) {
+  plumbing::TempDir talker_dir("idbench-fleet-test"), silent_dir("idbench-fleet-test");
+  Fleet talker(shell(talker_dir, "printf 'starting\\nbad flag\\n\\n' >&2; exit 2"), 5 * kSecond);
+  const std::string talked = message_of([&] { talker.start(0); });
+  EXPECT_NE(talked.find("(exit status 2): starting | bad flag"), std::string::npos) << talked;
+  Fleet silent(shell(silent_dir, "exit 2"), 5 * kSecond);
+  const std::string said = message_of([&] { silent.start(0); });
+  EXPECT_NE(said.find("(exit status 2): (no message)"), std::string::npos) << said;
 }
 
 TEST(Fleet, TheFailureNamerCanThrowItsOwnError) {
@@ -171,14 +174,6 @@ TEST(Fleet, AFleetLeftOnAnErrorPathLeavesNoProcess) {
     pid = fleet.process(0).pid();
   }
   EXPECT_FALSE(exists(pid));
-}
-
-TEST(Fleet, LastLinesKeepTheEndOfALongMessage) {
-  EXPECT_EQ(last_lines(""), "(no message)");
-  EXPECT_EQ(last_lines("a\nb\n\n"), "a\nb");
-  const std::string tail = last_lines(std::string(1000, 'x') + "END");
-  EXPECT_EQ(tail.size(), 600u);
-  EXPECT_TRUE(tail.ends_with("END"));
 }
 
 }  // namespace

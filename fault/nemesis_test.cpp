@@ -7,12 +7,11 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "fault/testing/shell_nodes.hpp"
 #include "plumbing/raw_time.hpp"
 #include "plumbing/temp_dir.hpp"
 
@@ -21,42 +20,10 @@ namespace {
 
 constexpr std::int64_t kSecond = 1'000'000'000;
 
-// Nodes that say ready and sleep, each in its own process group: node K's stderr in `dir`.
-Fleet::Launcher sleepers(const plumbing::TempDir& dir) {
-  return [path = dir.path()](int node, int incarnation) {
-    return NodeLaunch{
-        {"/bin/sh", "-c", "echo ready; exec sleep 60"},
-        std::nullopt,
-        path + "/node-" + std::to_string(node) + ".inc-" + std::to_string(incarnation) + ".err"};
-  };
-}
-
-// The process's state letter from /proc/PID/stat ('T': stopped by a signal), or '?' when it
-// cannot be read. The command name in parentheses may hold spaces: the state follows the last ')'.
-char state_of(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string s = text.str();
-  const auto close = s.rfind(')');
-  if (close == std::string::npos || close + 2 >= s.size()) return '?';
-  return s[close + 2];
-}
-
-// A signal is delivered asynchronously: the state is polled for up to a second.
-bool polled(pid_t pid, bool (*wanted)(char)) {
-  for (int i = 0; i < 100; ++i) {
-    if (wanted(state_of(pid))) return true;
-    plumbing::sleep_until_mono(plumbing::monotonic_ns() + kSecond / 100);
-  }
-  return false;
-}
-bool stops(pid_t pid) {
-  return polled(pid, [](char s) { return s == 'T'; });
-}
-bool runs(pid_t pid) {
-  return polled(pid, [](char s) { return s != 'T' && s != '?'; });
-}
+using fault_testing::runs;
+using fault_testing::sleepers;
+using fault_testing::state_of;
+using fault_testing::stops;
 
 // Plays a pause of node 0 on `nemesis` and checks what a pause promises: the process is stopped
 // and the step is recorded once, at an instant inside the call.

@@ -5,9 +5,9 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <sstream>
 
 #include "plumbing/error.hpp"
+#include "plumbing/text_tail.hpp"
 
 extern char** environ;
 
@@ -35,26 +35,11 @@ std::vector<std::string> environment_with(const std::vector<std::string>& extra)
   return env;
 }
 
-// The last few lines of a server's or a tool's output, for a one-line error: the cause is at
-// the end of a start-up log ("[ERROR] Can not bind…"), and the directory holding the whole log
-// is removed with the server.
+// The end of a server's or a tool's output (text_tail.hpp), for a one-line error: the
+// directory holding the whole log is removed with the server.
 std::string output_end(const std::string& text) {
-  constexpr std::size_t kLines = 3;
-  constexpr std::size_t kMaxChars = 400;
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos) continue;
-    lines.push_back(line.substr(first, line.find_last_not_of(" \t\r") + 1 - first));
-  }
-  if (lines.empty()) return "it printed nothing";
-  std::string out;
-  for (std::size_t i = lines.size() > kLines ? lines.size() - kLines : 0; i < lines.size(); ++i) {
-    out += (out.empty() ? "" : " | ") + lines[i];
-  }
-  if (out.size() > kMaxChars) out = "…" + out.substr(out.size() - kMaxChars);
-  return "its output ends: " + out;
+  const std::string tail = text_tail(text);
+  return tail.empty() ? "it printed nothing" : "its output ends: " + tail;
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 #include "plumbing/temp_dir.hpp"
 
 #include <fmt/format.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "plumbing/error.hpp"
+#include "plumbing/leftovers.hpp"
 #include "plumbing/postgres_shm.hpp"
 
 namespace idbench::plumbing {
@@ -38,12 +38,6 @@ void remove_tree(const fs::path& dir, std::error_code& ec) {
   }
   remove_postgres_segments(dirs);
   fs::remove_all(dir, ec);
-}
-
-// True only when no process has `pid`: EPERM (someone else's process) counts as alive, so a
-// sweep never removes a directory whose owner might still be running.
-bool pid_gone(long pid) {
-  return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
 }
 
 // The owner pid in "idbench-<what>-<pid>-XXXXXX" (what may contain dashes), or 0.

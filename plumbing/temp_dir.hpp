@@ -4,8 +4,10 @@
 //   ... dir.path() ...                   // removed with everything in it by the destructor
 //
 // Every directory names the pid that made it. `sweep_stale_temp_dirs()` removes the
-// directories (under $TMPDIR, or /tmp) whose owner pid is no longer running, so the next run
-// of any idbench command sweeps what a SIGKILL left. It never touches a live run's directory.
+// directories (under $TMPDIR, or /tmp) whose owner pid is no longer running; it is part of the
+// one sweep of leftovers every idbench command runs first (leftovers.hpp), and every TempDir
+// runs it too, so a program that makes one removes what a SIGKILL left. It never touches a
+// live run's directory.
 // Removing a directory, by its TempDir or by the sweep, first removes the SysV segment of a
 // PostgreSQL data directory in it (the directory or one level down) that a killed server
 // left (postgres_shm.hpp).

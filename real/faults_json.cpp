@@ -3,15 +3,10 @@
 // faults_judge.cpp.
 #include "real/faults.hpp"
 
+#include "fault/verdict_json.hpp"
+
 namespace idbench::real {
 namespace {
-
-nlohmann::ordered_json to_json(const fault::Verdict& v) {
-  return {{"verdict", fault::name_of(v.outcome)},
-          {"passed", v.passed()},
-          {"evidence", v.evidence},
-          {"findings", v.findings}};
-}
 
 nlohmann::ordered_json optional_ms(const std::optional<double>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
@@ -70,7 +65,7 @@ nlohmann::ordered_json to_json(const FaultPart& p) {
           {"width", p.width == IdWidth::bits64 ? 64 : 128},
           {"id_time", name_of(p.id_time)},
           {"servers", p.records.servers},
-          {"verdict", to_json(p.verdict)},
+          {"verdict", fault::to_json(p.verdict)},
           {"figures", to_json(p.figures)},
           {"events", events},
           {"probes", probes},
@@ -88,7 +83,7 @@ nlohmann::ordered_json to_json(const FaultRun& run) {
   for (const FaultPart& p : run.parts) parts.push_back(to_json(p));
   return {{"scenario", run.scenario},
           {"description", run.description},
-          {"verdict", to_json(run.verdict)},
+          {"verdict", fault::to_json(run.verdict)},
           {"parts", parts}};
 }
 

@@ -2,7 +2,8 @@
 """worker_ids.py — the worker-id section from `idbench worker-ids --out` JSON:
 one timeline per behaviour and scenario (which node held which worker id when, fence stalls
 shaded, other stops hatched, duplicates marked, faults as lines) and the table of behaviours
-against faults (duplicates, per-node unavailability, lease churn, worker-id space).
+against faults (the verdict and its duplicates, per-node unavailability, lease churn,
+worker-id space). Results written before runs carried a "verdict" show the duplicates alone.
 
     /usr/bin/python3 reports/worker_ids.py reports/latest/worker_ids.json OUT_DIR
 
@@ -47,10 +48,29 @@ INTRO = ("Each node leases its worker id from a private 3-member etcd cluster "
          "generation bits.")
 
 
+def verdict_word(run: dict) -> str | None:
+    """The run's verdict word ("kept", "DUPLICATES", "no evidence"), or None in results written
+    before worker_ids.json carried the verdict."""
+    v = run.get("verdict")
+    return str(v["verdict"]) if isinstance(v, dict) and v.get("verdict") else None
+
+
+def failed(run: dict) -> bool:
+    """The run's verdict failed; in results without a verdict, the run issued duplicates."""
+    v = run.get("verdict")
+    if isinstance(v, dict) and isinstance(v.get("passed"), bool):
+        return not v["passed"]
+    return bool(run["duplicates"])
+
+
 def cell_parts(run: dict) -> tuple[str, list[str]]:
-    """One table cell: the verdict (duplicates), then the costs."""
+    """One table cell: the verdict (its word, then the duplicates), then the costs."""
     dups = run["duplicates"]
-    verdict = f"{dups:,} DUPLICATES" if dups else "0 duplicates"
+    word = verdict_word(run)
+    if word is None:
+        verdict = f"{dups:,} DUPLICATES" if dups else "0 duplicates"
+    else:
+        verdict = f"{word}: {dups:,} duplicates"
     worst = max(run["nodes"], key=lambda n: n["unavailable_ms"])
     stalled = sum(n["stalled_ms"] for n in run["nodes"])
     claims = sum(n["claims"] for n in run["nodes"])
@@ -64,9 +84,9 @@ def cell_parts(run: dict) -> tuple[str, list[str]]:
 
 
 def cell(run: dict) -> str:
-    """The cell in Markdown: duplicates in bold."""
+    """The cell in Markdown: a failed verdict (duplicates, in results without one) in bold."""
     verdict, costs = cell_parts(run)
-    return "; ".join([f"**{verdict}**" if run["duplicates"] else verdict] + costs)
+    return "; ".join([f"**{verdict}**" if failed(run) else verdict] + costs)
 
 
 def table_rows(runs: list, cell_of) -> list[list]:

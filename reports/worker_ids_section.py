@@ -20,16 +20,17 @@ PRODUCER = PRODUCERS[FILE]
 
 def _cell(run: dict):
     verdict, costs = wi.cell_parts(run)
-    return ("; ".join([verdict] + costs), BAD if run["duplicates"] else GOOD)
+    return ("; ".join([verdict] + costs), BAD if wi.failed(run) else GOOD)
 
 
 def behaviours_table(runs: list) -> Table:
     return Table(["fault"] + wi.BEHAVIOURS, wi.table_rows(runs, _cell),
                  align="l" * (1 + len(wi.BEHAVIOURS)),
-                 caption="Duplicates first (the gate fails on any), then what the behaviour "
-                         "cost: IDs a zombie issued after losing its id, how long the deadline "
-                         "fence stopped, the node that stopped longest, ids claimed (lease "
-                         "churn) and the worker-id space used.")
+                  caption="The run's verdict and its duplicates first (the gate fails on any "
+                         "duplicate), then what the behaviour cost: IDs a zombie issued after "
+                         "losing its id, how long the deadline fence stopped, the node that "
+                         "stopped longest, ids claimed (lease churn) and the worker-id space "
+                         "used.")
 
 
 def worker_ids_takeaway(runs: list) -> str:
@@ -84,6 +85,7 @@ def worker_ids_section(runs: list | None, problem: str | None, figures, summary:
     summary["worker_ids"] = {
         "present": True,
         "runs": [{"scenario": r["scenario"], "behaviour": r["behaviour"],
+                  "verdict": wi.verdict_word(r),
                   "duplicates": r["duplicates"], "workers_claimed": r["workers_claimed"]}
                  for r in runs]}
     return s

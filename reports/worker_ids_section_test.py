@@ -63,6 +63,20 @@ class WorkerIdsSectionTest(unittest.TestCase):
         self.assertEqual(table.rows[0][2], (table.rows[0][2][0], BAD))
         self.assertTrue(table.rows[0][2][0].startswith("3 DUPLICATES"))
 
+    def test_the_verdict_word_shows_and_a_failed_verdict_is_bad(self):
+        for run, (word, passed) in zip(self.doc["runs"], [("DUPLICATES", False), ("kept", True),
+                                                          ("no evidence", False)]):
+            run["verdict"] = {"verdict": word, "passed": passed, "evidence": "", "findings": []}
+        report, s = self.report(self.doc)
+        row = next(t for kind, t in s.blocks if kind == "table").rows[0]
+        self.assertTrue(row[1][0].startswith("DUPLICATES: 26,780 duplicates"))
+        self.assertEqual(row[1][1], BAD)
+        self.assertTrue(row[2][0].startswith("kept: 0 duplicates"))
+        self.assertEqual(row[2][1], GOOD)
+        self.assertEqual(row[3][1], BAD)  # no evidence fails without a duplicate
+        self.assertEqual([r["verdict"] for r in report.summary["worker_ids"]["runs"]],
+                         ["DUPLICATES", "kept", "no evidence"])
+
     def test_the_markdown_cell_is_worker_ids_py_s(self):
         runs = worker_ids.load(os.path.join(TESTDATA, "worker_ids.json"))
         _, s = self.report(self.doc)

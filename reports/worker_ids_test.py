@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""worker_ids_test.py — the worker-id section: duplicates shown as the finding in the table,
-one timeline per run, and a missing or malformed input is a sentence (exit 2), never a crash.
+"""worker_ids_test.py — the worker-id section: the verdict word and the duplicates shown as the
+finding in the table (the duplicates alone in results without a verdict), one timeline per run, and a missing or malformed input is a sentence (exit 2), never a crash.
 
     /usr/bin/python3 reports/worker_ids_test.py
 """
@@ -48,6 +48,26 @@ class WorkerIds(unittest.TestCase):
         runs = worker_ids.load(DATA)
         runs[1]["duplicates"] = 3
         self.assertIn("**3 DUPLICATES**", worker_ids.table(runs))
+
+    def test_the_verdict_word_leads_the_cell(self):
+        runs = worker_ids.load(DATA)
+        runs[0]["verdict"] = {"verdict": "DUPLICATES", "passed": False, "evidence": "e",
+                              "findings": []}
+        runs[1]["verdict"] = {"verdict": "kept", "passed": True, "evidence": "e", "findings": []}
+        runs[2]["verdict"] = {"verdict": "no evidence", "passed": False, "evidence": "e",
+                              "findings": []}
+        cells = next(line for line in worker_ids.table(runs).splitlines()
+                     if line.startswith("| pause-beyond-lease")).split(" | ")
+        self.assertIn("**DUPLICATES: 26,780 duplicates**", cells[1])
+        self.assertIn("kept: 0 duplicates", cells[2])
+        self.assertNotIn("**", cells[2])
+        self.assertIn("**no evidence: 0 duplicates**", cells[3])  # fails with no duplicate
+
+    def test_results_without_a_verdict_show_the_duplicates_alone(self):
+        runs = worker_ids.load(DATA)
+        self.assertFalse(any("verdict" in r for r in runs))  # the checked-in older results
+        self.assertIsNone(worker_ids.verdict_word(runs[0]))
+        self.assertIn("**26,780 DUPLICATES**", worker_ids.cell(runs[0]))
 
     def test_bad_input_is_a_sentence(self):
         missing = os.path.join(self.tmp, "none.json")
