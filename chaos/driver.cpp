@@ -17,7 +17,6 @@
 
 #include "chaos/clock_nemesis.hpp"
 #include "chaos/faketime.hpp"
-#include "chaos/leftovers.hpp"
 #include "chaos/process.hpp"
 #include "chaos/run_plan.hpp"
 #include "chaos/scenario.hpp"
