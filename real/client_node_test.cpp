@@ -244,7 +244,8 @@ TEST_F(ClientTest, NothingIsLeftRunningWhenAnExceptionEndsThePool) {
 }
 
 // In a child process: the interrupt flag, once set, stays set for the process.
-TEST_F(ClientTest, AnInterruptEndsThePoolAndLeavesNothingRunning) {
+using ClientDeathTest = ClientTest;
+TEST_F(ClientDeathTest, AnInterruptEndsThePoolAndLeavesNothingRunning) {
   const std::string path = adapter("while read n; do echo 1; done\n");
   EXPECT_EXIT(
       {
