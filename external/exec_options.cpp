@@ -78,6 +78,18 @@ ExecSpec to_exec_spec(const ExecArgs& args, const std::string& layout) {
   return spec;
 }
 
+std::vector<std::string> exec_flags(const ExecSpec& spec) {
+  std::vector<std::string> out = {"--exec",       spec.command,
+                                  "--id-time",    std::string(name_of(spec.id_time)),
+                                  "--ordering",   std::string(name_of(spec.ordering)),
+                                  "--batch",      std::to_string(spec.batch),
+                                  "--timeout-ms", std::to_string(spec.timeout_ms)};
+  if (spec.width) {
+    out.insert(out.end(), {"--id-bits", *spec.width == IdWidth::bits128 ? "128" : "64"});
+  }
+  return out;
+}
+
 std::vector<NotForExec> layout_for_exec(const ExecArgs& args) {
   if (args.id_time == "layout") return {};
   return {{"--layout", fmt::format("it describes a program's IDs only with --id-time layout, not "

@@ -41,6 +41,11 @@ CLI::Option* add_exec_options(CLI::App* cmd, ExecArgs& args);
 // that is not valid (exec_variant() checks the rest).
 ExecSpec to_exec_spec(const ExecArgs& args, const std::string& layout);
 
+// The flags that add_exec_options() and to_exec_spec() read back into `spec`: what a driver
+// hands a node process that runs the program (--id-bits only when spec.width is set). Not
+// among them: spec.layout (the node's own --layout) and spec.env (no flag here carries it).
+std::vector<std::string> exec_flags(const ExecSpec& spec);
+
 // An option of a command that cannot apply to an --exec program, and why.
 struct NotForExec {
   std::string option;  // "--policy"

@@ -1,6 +1,7 @@
 // fleet.hpp — the node processes of a run under faults: started, watched, signalled, killed,
-// restarted and stopped in one place, for chaos/ (generator nodes under a faked clock) and
-// coord/ (worker-id nodes leasing from etcd).
+// restarted and stopped in one place, for chaos/ (generator nodes under a faked clock),
+// coord/ (worker-id nodes leasing from etcd) and real/ (real-chaos's client nodes, each
+// asking an adapter for IDs).
 //
 //   fault::Fleet fleet(
 //       [&](int node, int incarnation) {

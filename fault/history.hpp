@@ -1,7 +1,8 @@
 // history.hpp — the one record of what a node did under faults: an ID it issued, a refusal it
 // returned, or a request that failed, stamped with the true time and the monotonic time. chaos/
-// nodes write it (one file per thread) and real/ clients will write it; the checkers read it
-// back with read_records(). Fault events are the timeline's (timeline.hpp: FaultRecord).
+// nodes write it (one file per thread), and so do real/'s client nodes (real/client_node.hpp);
+// the checkers read it back with read_records(), a live reader with read_new_records(). Fault
+// events are the timeline's (timeline.hpp: FaultRecord).
 //
 //   fault::Record r{.hi = 0, .lo = id, .true_ns = plumbing::true_ns(),
 //                   .mono_ns = plumbing::monotonic_ns(), .kind = fault::kind_word(RecordKind::id)};
@@ -15,7 +16,7 @@
 //
 // Records are host-endian: the files never leave the machine that wrote them.
 //
-// Thread safety: plain values; read_records() only reads its file.
+// Thread safety: plain values; the readers only read their file.
 #pragma once
 
 #include <fmt/format.h>
@@ -58,5 +59,10 @@ inline std::string record_file_name(int node, int incarnation, int thread) {
 // Every whole record of the file at `path`, in the order written; empty when the file does not
 // exist (a node killed before it created it issued nothing).
 std::vector<Record> read_records(const std::string& path);
+
+// The whole records written to the file at `path` from byte `offset` on, for a reader that
+// follows a running node's file; `offset` moves past them (never into a record the writer has
+// not finished, which the next call reads whole). Empty when the file does not exist yet.
+std::vector<Record> read_new_records(const std::string& path, std::uint64_t& offset);
 
 }  // namespace idbench::fault

@@ -1,4 +1,5 @@
-// history_test.cpp — a node's record file read back whole, a cut record dropped.
+// history_test.cpp — a node's record file read back whole, a cut record dropped; a live reader
+// follows a file as it grows and never takes half a record.
 #include "fault/history.hpp"
 
 #include <gtest/gtest.h>
@@ -54,6 +55,33 @@ TEST(History, AKillCutsTheLastRecordAndOnlyThatOneIsLost) {
 TEST(History, AFileANodeNeverMadeReadsAsNothing) {
   plumbing::TempDir dir("idbench-history-test");
   EXPECT_TRUE(read_records(dir.path() + "/none.rec").empty());
+}
+
+TEST(History, ALiveReaderTakesEachWholeRecordOnceAndWaitsForAHalfWrittenOne) {
+  plumbing::TempDir dir("idbench-history-test");
+  const std::string path = dir.path() + "/" + record_file_name(0, 0, 0);
+  std::uint64_t offset = 0;
+  EXPECT_TRUE(read_new_records(path, offset).empty());  // not made yet
+  EXPECT_EQ(offset, 0u);
+  const Record r[3] = {{.lo = 1}, {.lo = 2}, {.lo = 3}};
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fwrite(&r[0], sizeof(Record), 1, f);
+  std::fwrite(&r[1], 1, 12, f);  // the writer is in the middle of record 2
+  std::fflush(f);
+  std::vector<Record> got = read_new_records(path, offset);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].lo, 1u);
+  EXPECT_EQ(offset, sizeof(Record));
+  EXPECT_TRUE(read_new_records(path, offset).empty());
+  std::fwrite(reinterpret_cast<const char*>(&r[1]) + 12, 1, sizeof(Record) - 12, f);
+  std::fwrite(&r[2], sizeof(Record), 1, f);
+  std::fclose(f);
+  got = read_new_records(path, offset);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].lo, 2u);
+  EXPECT_EQ(got[1].lo, 3u);
+  EXPECT_EQ(offset, 3 * sizeof(Record));
 }
 
 }  // namespace

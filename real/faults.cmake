@@ -1,21 +1,34 @@
 # real/faults.cmake — the fault scenarios on the real systems (faults.hpp)
 # and their tests; included from real/CMakeLists.txt. `idbench real-chaos` is the thin command
 # line over it (cli/real_chaos_command.cpp).
+
+# One client of a scenario as a node process (client_node.hpp): the pool (faults_clients.hpp)
+# starts one idbench-real-client per client, found beside the running executable.
+add_library(idbench_real_client_node STATIC client_node.cpp)
+target_include_directories(idbench_real_client_node PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(idbench_real_client_node PUBLIC idbench_external idbench_fault PRIVATE fmt::fmt)
+add_executable(idbench-real-client client_node_main.cpp)
+target_link_libraries(idbench-real-client PRIVATE idbench_real_client_node idbench_exec_options
+                                                  CLI11::CLI11)
+
 add_library(idbench_real_faults STATIC
   faults.cpp faults_analysis.cpp faults_clients.cpp faults_judge.cpp faults_json.cpp
   faults_text.cpp server_clock_nemesis.cpp server_nemesis.cpp snapshot_nemesis.cpp)
 target_include_directories(idbench_real_faults PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(idbench_real_faults
   PUBLIC idbench_real idbench_external idbench_chaos idbench_check idbench_fault
-         nlohmann_json::nlohmann_json
-  PRIVATE fmt::fmt Threads::Threads)
-# The scenarios run the MariaDB adapter.
-add_dependencies(idbench_real_faults idbench-mariadb-adapter)
+         idbench_real_client_node idbench_exec_options nlohmann_json::nlohmann_json
+  PRIVATE fmt::fmt)
+# The scenarios run the MariaDB adapter, in client nodes started from the pool's directory.
+add_dependencies(idbench_real_faults idbench-mariadb-adapter idbench-real-client)
 
 # Figures and verdicts on planted records: no servers.
 idbench_test(faults_judge_test SOURCES faults_judge_test.cpp LIBS idbench_real_faults)
 # A starved part played again, then named the machine's fault: fake adapters, no servers.
 idbench_test(faults_starved_test SOURCES faults_starved_test.cpp LIBS idbench_real_faults CONCURRENT)
+# A client node and the pool of them on planted adapters (sh): records, restarts, kill -9,
+# counts while running, nothing left after a stop or an exception. No servers.
+idbench_test(real_client_node_test SOURCES client_node_test.cpp LIBS idbench_real_faults)
 
 # Real servers (skipped without MariaDB). Every test of the group runs with TMPDIR set to one
 # private directory; the fixture cleanup fails if a process or a directory refers to it after.

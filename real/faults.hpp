@@ -1,5 +1,6 @@
 // faults.hpp — faults played on the real systems: project-started mariadbd
-// servers, adapter clients (external::Program, one round trip per ID), one fault each, every
+// servers, client node processes (idbench-real-client in a fault::Fleet, faults_clients.hpp),
+// each asking its adapter (external::Program) for one ID per round trip, one fault each, every
 // ID kept with the true time it was issued, and a verdict that rests on evidence.
 //
 //   FaultRun run = run_fault_scenario("ticket-restore", {.progress = stderr});
@@ -32,7 +33,8 @@
 // order: the lines and instants the report draws.
 //
 // Time: every ID carries the true CLOCK_REALTIME and CLOCK_MONOTONIC instants of its reply,
-// read by raw system calls (plumbing/raw_time.hpp), so libfaketime never sees them. A faked
+// read by raw system calls (plumbing/raw_time.hpp) in the client process right after the
+// reply, so libfaketime never sees them and the harness adds no hop to them. A faked
 // server clock is only its CLOCK_REALTIME (DONT_FAKE_MONOTONIC=1): an NTP step never moves
 // CLOCK_MONOTONIC either. That the fault reached the server is shown by a probe, the
 // server's own SYSDATE(6) against true time, and by the IDs' embedded times where they carry
@@ -49,11 +51,13 @@
 // Verdicts are the shared fault::Verdict (fault/verdict.hpp); faults_judge.hpp decides them.
 //
 // Nothing outlives a run: servers are real::MariadbServer (own process group, parent-death
-// signal, swept at the next start), adapters are external::Program; a signal ends the run
-// with plumbing::Interrupted.
+// signal, swept at the next start), clients are fault::Fleet nodes (killed with the fleet,
+// parent-death signal) and their adapters contained external::Programs that die with them; a
+// signal ends the run with plumbing::Interrupted.
 //
-// Thread safety: run_fault_scenario() runs client threads inside and joins them before it
-// returns; call it from one thread at a time.
+// Thread safety: run_fault_scenario() starts and stops its client processes from the calling
+// thread, which must outlive them (it does: they end before it returns); call it from one
+// thread at a time.
 #pragma once
 
 #include <cstdint>

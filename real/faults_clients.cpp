@@ -1,24 +1,38 @@
-// faults_clients.cpp — client threads asking adapters for one ID per round trip.
+// faults_clients.cpp — the client nodes of a fault scenario in one fleet, counted and collected
+// from their record files (faults_clients.hpp).
 #include "real/faults_clients.hpp"
 
-#include <algorithm>
+#include <fmt/format.h>
 
+#include <algorithm>
+#include <sstream>
+
+#include "external/exec_options.hpp"
 #include "external/stderr_capture.hpp"
-#include "generators/errors.hpp"
+#include "fault/history.hpp"
+#include "plumbing/beside_self.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/raw_time.hpp"
+#include "real/client_node.hpp"
 
 namespace idbench::real {
 namespace {
 
-// After a failed request the client waits this long before it starts a new adapter: long
-// enough not to spin on a server that is down, short enough to see it come back promptly.
-constexpr std::int64_t kRetryPauseNs = 20'000'000;
+// A client node opens two files and says "ready": seconds are plenty, even on a starved machine.
+constexpr std::int64_t kClientReadyTimeoutNs = 15'000'000'000;
+// At the stop, a node finishes the request under way (an adapter that hangs fails after its
+// timeout) and closes its adapter (EOF, up to 2 s before SIGTERM): this long beyond the timeout.
+constexpr std::int64_t kClientStopMarginNs = 5'000'000'000;
+// The pool never restarts a node: each writes incarnation 0's files.
+constexpr int kClientIncarnation = 0;
+// The messages of a long outage (a failed request every 20 ms per client) fit many times over.
+constexpr std::size_t kMaxMessagesBytes = std::size_t{64} << 20;
 
-// A failure message is kept short: the first line of the adapter's error is enough.
-std::string first_line(const std::string& s) {
-  const auto nl = s.find('\n');
-  return nl == std::string::npos ? s : s.substr(0, nl);
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
 }
 
 }  // namespace
@@ -26,72 +40,72 @@ std::string first_line(const std::string& s) {
 ClientPool::ClientPool(const external::ExecSpec& spec, unsigned clients, ServerOf server_of,
                        std::uint16_t first_client)
     : spec_(spec),
-      stderr_dir_("idbench-faults-stderr"),
       server_of_(std::move(server_of)),
-      first_client_(first_client) {
-  for (unsigned i = 0; i < clients; ++i) {
-    clients_.push_back(std::make_unique<Client>());
-    client_specs_.push_back(external::capturing_stderr(spec_, stderr_path(i)));
-  }
-  for (unsigned i = 0; i < clients; ++i) threads_.emplace_back([this, i] { run(i); });
-}
-
-ClientPool::~ClientPool() { join(); }
-
-void ClientPool::join() {
-  // Pairs with the acquire loads in run() and one_program().
-  stop_.store(true, std::memory_order_release);
-  for (std::thread& t : threads_) {
-    if (t.joinable()) t.join();
+      first_client_(first_client),
+      client_binary_(plumbing::program_beside_self("idbench-real-client")),
+      dir_("idbench-faults-clients"),
+      fleet_([this](int node, int incarnation) { return launch(node, incarnation); },
+             kClientReadyTimeoutNs),
+      tallies_(clients) {
+  for (int k = 0; k < static_cast<int>(clients); ++k) {
+    const std::string first = fleet_.start(k);
+    if (first != "ready") fleet_.fail(k, fmt::format("said '{}', not ready", first));
   }
 }
 
-void ClientPool::run(std::size_t index) {
-  Client& c = *clients_[index];
-  try {
-    while (!stop_.load(std::memory_order_acquire) && !plumbing::interrupted()) {
-      one_program(index, c);
-      if (stop_.load(std::memory_order_acquire)) break;
-      plumbing::sleep_until_mono(plumbing::monotonic_ns() + kRetryPauseNs);
+ClientPool::~ClientPool() = default;  // the fleet kills and reaps every node still running
+
+fault::NodeLaunch ClientPool::launch(int node, int incarnation) const {
+  // Our environment, as the adapters had when they were threads' programs: no libfaketime,
+  // the client's clock is true time. The adapter's own entries go as flags.
+  std::vector<std::string> argv = {
+      client_binary_,   "--index",          std::to_string(node),
+      "--incarnation",  std::to_string(incarnation),
+      "--client",       std::to_string(first_client_ + node),
+      "--out-dir",      dir_.path(),
+      "--adapter-stderr", adapter_stderr_path(node),
+      "--layout",       spec_.layout};
+  for (const std::string& e : spec_.env) argv.insert(argv.end(), {"--env", e});
+  for (std::string& f : external::exec_flags(spec_)) argv.push_back(std::move(f));
+  return {std::move(argv), std::nullopt,
+          fmt::format("{}/node-{}.inc-{}.err", dir_.path(), node, incarnation)};
+}
+
+std::string ClientPool::adapter_stderr_path(int node) const {
+  return fmt::format("{}/client-{}.stderr", dir_.path(), node);
+}
+
+void ClientPool::count_new_records() const {
+  fleet_.check();  // a node that ended by itself would never count again: say so now
+  for (int k = 0; k < fleet_.size(); ++k) {
+    Tally& t = tallies_[static_cast<std::size_t>(k)];
+    const std::string path =
+        dir_.path() + "/" + fault::record_file_name(k, kClientIncarnation, 0);
+    for (const fault::Record& r : fault::read_new_records(path, t.offset)) {
+      t.ids += fault::is(r, fault::RecordKind::id) ? 1 : 0;
+      t.failures += fault::is(r, fault::RecordKind::failed_request) ? 1 : 0;
     }
-  } catch (...) {
-    c.error = std::current_exception();
   }
 }
 
-// One adapter's life: requests until it fails or the pool stops. A failure is recorded.
-void ClientPool::one_program(std::size_t index, Client& c) {
-  const auto client = static_cast<std::uint16_t>(first_client_ + index);
-  std::vector<Id> got;
-  bool asked = false;  // a request was sent to this adapter and not yet answered
-  try {
-    external::Program program(client_specs_[index], client + 1u);
-    while (!stop_.load(std::memory_order_acquire)) {
-      got.clear();
-      ++c.requests;
-      asked = true;
-      program.request(1, got);
-      asked = false;
-      const std::int64_t t = plumbing::true_ns();
-      const std::int64_t m = plumbing::monotonic_ns();
-      for (const Id& id : got) c.ids.push_back({id, t, m, client, server_of_(id)});
-      ids_.fetch_add(got.size(), std::memory_order_relaxed);
-      c.received.store(c.ids.size(), std::memory_order_relaxed);
-    }
-  } catch (const external::ProgramError& e) {
-    if (plumbing::interrupted()) throw plumbing::Interrupted();
-    if (!asked) ++c.requests;  // the adapter could not start: that request failed too
-    const std::string message =
-        external::unwrapped(e.what(), client_specs_[index].command, spec_.command);
-    c.failures.push_back(
-        {plumbing::true_ns(), plumbing::monotonic_ns(), client, first_line(message)});
-    failures_.fetch_add(1, std::memory_order_relaxed);
-  }
+std::uint64_t ClientPool::ids() const {
+  count_new_records();
+  std::uint64_t n = 0;
+  for (const Tally& t : tallies_) n += t.ids;
+  return n;
+}
+
+std::uint64_t ClientPool::failures() const {
+  count_new_records();
+  std::uint64_t n = 0;
+  for (const Tally& t : tallies_) n += t.failures;
+  return n;
 }
 
 std::vector<std::uint64_t> ClientPool::ids_per_client() const {
+  count_new_records();
   std::vector<std::uint64_t> out;
-  for (const auto& c : clients_) out.push_back(c->received.load(std::memory_order_relaxed));
+  for (const Tally& t : tallies_) out.push_back(t.ids);
   return out;
 }
 
@@ -111,25 +125,33 @@ bool ClientPool::await_ids(const std::vector<std::uint64_t>& since, std::uint64_
   }
 }
 
-std::string ClientPool::stderr_path(std::size_t index) const {
-  return stderr_dir_.path() + "/client-" + std::to_string(index) + ".stderr";
+// Node k's records as the scenario's: IDs with their server, failures with their message.
+void ClientPool::append_node(int k, FaultRecords& records) const {
+  const std::string base = dir_.path() + "/";
+  const auto client = static_cast<std::uint16_t>(first_client_ + k);
+  const std::vector<std::string> messages = lines_of(plumbing::read_text_file(
+      base + messages_file_name(k, kClientIncarnation), kMaxMessagesBytes));
+  for (const fault::Record& r :
+       fault::read_records(base + fault::record_file_name(k, kClientIncarnation, 0))) {
+    if (fault::is(r, fault::RecordKind::id)) {
+      const Id id{r.hi, r.lo};
+      records.ids.push_back({id, r.true_ns, r.mono_ns, client, server_of_(id)});
+    } else if (fault::is(r, fault::RecordKind::failed_request)) {
+      records.failures.push_back({r.true_ns, r.mono_ns, client,
+                                  r.lo < messages.size() ? messages[r.lo] : "(message lost)"});
+    } else {
+      continue;
+    }
+    ++records.requests;  // one ID or one failure per request
+  }
+  external::read_captured_stderr(adapter_stderr_path(k), records.adapter_stderr);
 }
 
 void ClientPool::stop_into(FaultRecords& records) {
-  join();
-  std::exception_ptr error;
-  for (auto& c : clients_) {
-    records.ids.insert(records.ids.end(), c->ids.begin(), c->ids.end());
-    records.failures.insert(records.failures.end(), c->failures.begin(), c->failures.end());
-    records.requests += c->requests;
-    if (c->error && !error) error = c->error;
-  }
-  for (std::size_t i = 0; i < clients_.size(); ++i) {
-    external::read_captured_stderr(stderr_path(i), records.adapter_stderr);
-  }
-  clients_.clear();
-  threads_.clear();
-  if (error) std::rethrow_exception(error);
+  fleet_.stop({.close_stdin = true,
+               .deadline_mono_ns = plumbing::monotonic_ns() + spec_.timeout_ms * 1'000'000 +
+                                   kClientStopMarginNs});
+  for (int k = 0; k < fleet_.size(); ++k) append_node(k, records);
 }
 
 }  // namespace idbench::real
