@@ -24,6 +24,7 @@
 #include "fault/nemesis.hpp"
 #include "fault/schedule.hpp"
 #include "fault/timeline.hpp"
+#include "plumbing/beside_self.hpp"
 #include "plumbing/raw_time.hpp"
 #include "plumbing/temp_dir.hpp"
 
@@ -86,17 +87,7 @@ class RunDir {
   std::string path_;
 };
 
-std::string default_node_binary() {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path beside = self.parent_path() / "idbench-chaos-node";
-    if (fs::exists(beside)) return beside.string();
-  }
-  throw Error(
-      "idbench-chaos-node not found beside this executable; build it (ninja idbench-chaos-node) "
-      "or pass its path");
-}
+std::string default_node_binary() { return plumbing::program_beside_self("idbench-chaos-node"); }
 
 // Where a run's files and programs are.
 struct RunPaths {

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "chaos/high_water_mark.hpp"
+#include "external/exec_options.hpp"
 #include "generators/errors.hpp"
 #include "plumbing/raw_time.hpp"
 
@@ -110,15 +111,11 @@ RunPlan plan_run(const RunConfig& cfg) {
 
 std::vector<std::string> RunPlan::generator_args() const {
   if (!cfg.exec) return {"--variant", cfg.variant};
-  const external::ExecSpec& e = *cfg.exec;
   // The width the description implies (exec_variant), so that a program printing the other
   // one is refused at its first ID, as `generate` refuses it.
-  return {"--exec",       e.command,
-          "--id-time",    std::string(name_of(e.id_time)),
-          "--id-bits",    variant.width == IdWidth::bits128 ? "128" : "64",
-          "--ordering",   std::string(name_of(e.ordering)),
-          "--batch",      std::to_string(e.batch),
-          "--timeout-ms", std::to_string(e.timeout_ms)};
+  external::ExecSpec e = *cfg.exec;
+  e.width = variant.width;
+  return external::exec_flags(e);
 }
 
 std::int64_t RunPlan::skew_ns(int k) const {

@@ -98,7 +98,7 @@ void add_real_chaos_command(CLI::App& app) {
   cmd->add_flag("--list", args->list, "name and describe the scenarios");
   cmd->add_option("--scenario", args->scenario, "a scenario (see --list), or all");
   cmd->add_option("--out", args->out, "write the runs as JSON (with timelines) to FILE");
-  cmd->add_option("--clients", args->options.clients, "client threads, each with its own adapter")
+  cmd->add_option("--clients", args->options.clients, "client processes, each with its own adapter")
       ->capture_default_str()
       ->check(plumbing::WholeNumber(1, 16));
   cmd->add_option("--time-scale", args->options.time_scale, "multiply every phase, 0.2 … 20")

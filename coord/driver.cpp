@@ -19,6 +19,7 @@
 #include "fault/schedule.hpp"
 #include "fault/timeline.hpp"
 #include "generators/registry.hpp"
+#include "plumbing/beside_self.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/temp_dir.hpp"
 
@@ -36,15 +37,7 @@ bool fits(const Variant& v) {
 }
 
 std::string node_binary(const std::string& given) {
-  if (!given.empty()) return given;
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  const fs::path beside = self.parent_path() / "idbench-coord-node";
-  if (ec || !fs::exists(beside)) {
-    throw Error("idbench-coord-node not found beside this executable; build it "
-                "(cmake --build --preset release --target idbench-coord-node)");
-  }
-  return beside.string();
+  return given.empty() ? plumbing::program_beside_self("idbench-coord-node") : given;
 }
 
 // Node k's endpoints: every member, starting at member k (spreads the nodes); node 0 of a

@@ -198,7 +198,7 @@ struct UnderLoad {
     pool = std::make_unique<ClientPool>(run.exec_spec(), o.clients, by_offset(run));
   }
   MariadbServer& server(std::size_t i) { return *run.servers().at(i); }
-  // Ends the part: its clients stopped and joined, what they gathered analysed.
+  // Ends the part: its clients stopped and collected, what they gathered analysed.
   FaultPart& collect(Stage& st) {
     pool->stop_into(part.records);
     for (MariadbServer* s : run.servers()) part.server_logs.push_back(s->log_tail());
