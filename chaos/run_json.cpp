@@ -86,6 +86,22 @@ json fault_check_json(const RunResult& r) {
   return {{"method", c.method}, {"applied", applied}, {"faults", faults}};
 }
 
+// Each example of an ID issued twice, with every place it was issued.
+json duplicate_examples_json(const Analysis& a) {
+  json examples = json::array();
+  for (const auto& ex : a.duplicate_examples) {
+    json places = json::array();
+    for (const auto& p : ex.places) {
+      places.push_back({{"node", p.node},
+                        {"incarnation", p.incarnation},
+                        {"thread", p.thread},
+                        {"at_ms", round3(p.at_ms)}});
+    }
+    examples.push_back({{"id", ex.id}, {"places", std::move(places)}});
+  }
+  return examples;
+}
+
 }  // namespace
 
 json context_json() {
@@ -137,18 +153,7 @@ json to_json(const RunResult& r, bool with_timeline) {
                                {"across_restart", a.duplicates_across_restart},
                                {"across_instances", a.duplicates_across_instances},
                                {"across_nodes", a.duplicates_across_nodes}};
-  json examples = json::array();
-  for (const auto& ex : a.duplicate_examples) {
-    json places = json::array();
-    for (const auto& p : ex.places) {
-      places.push_back({{"node", p.node},
-                        {"incarnation", p.incarnation},
-                        {"thread", p.thread},
-                        {"at_ms", round3(p.at_ms)}});
-    }
-    examples.push_back({{"id", ex.id}, {"places", std::move(places)}});
-  }
-  j["duplicate_examples"] = std::move(examples);
+  j["duplicate_examples"] = duplicate_examples_json(a);
   j["refusals_by_kind"] = a.refusals_by_kind;
   j["refusal_messages"] = a.refusal_messages;
   j["refused_behind_max_ms"] = a.refused_behind_max_ms;
