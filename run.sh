@@ -35,6 +35,10 @@ browser_packages=(chromium)
 coord_packages=(etcd-server etcd-client)
 # The fuzz targets (fuzz/): clang and its libFuzzer runtime (libclang_rt.fuzzer on Debian 12).
 fuzz_packages=(clang libclang-rt-14-dev)
+# The Go adapters (adapters/go): the compiler and the five ID libraries' packaged sources, built
+# offline in GOPATH mode. `bench --full` runs them as real systems; `test` builds and tests them.
+go_packages=(golang-go golang-github-google-uuid-dev golang-github-gofrs-uuid-dev
+  golang-github-oklog-ulid-dev golang-github-rs-xid-dev golang-github-segmentio-ksuid-dev)
 
 ensure_packages() {
   local missing=()
@@ -146,7 +150,7 @@ smoke_variants() {
 # time. IDBENCH_SKIP_SANITIZERS=1: the release build and every test in it instead.
 run_tests() {
   ensure_packages "${build_packages[@]}" "${engine_packages[@]}" "${report_packages[@]}" \
-    "${fuzz_packages[@]}" "${coord_packages[@]}" "${browser_packages[@]}"
+    "${fuzz_packages[@]}" "${coord_packages[@]}" "${browser_packages[@]}" "${go_packages[@]}"
   ensure_npm_packages adapters/node
   ensure_npm_packages reports/browser
   if [ "${IDBENCH_SKIP_SANITIZERS:-0}" = 1 ]; then
@@ -188,7 +192,9 @@ case "$cmd" in
     ;;
   bench)
     ensure_packages "${build_packages[@]}" "${engine_packages[@]}"  # the real systems: mariadb
-    ensure_npm_packages adapters/node  # --full runs every real system, the Node adapters among them
+    # --full runs every real system, the Node and Go adapters among them.
+    ensure_npm_packages adapters/node
+    ensure_packages "${go_packages[@]}"
     configure_and_build release programs
     mkdir -p "$latest"
     [ -x bench/run_bench.sh ] || die "bench/run_bench.sh is missing"

@@ -2,13 +2,18 @@
 # adapters_test.sh — the shipped adapters speak the exec line protocol (docs/exec-protocol.md, "Adapters"):
 # a request "N\n" gets N well-formed IDs of the adapter's form, EOF exits 0, bad usage exits 2
 # with one line, the launcher execs (no wrapper remains), the Snowflake adapter carries
-# IDBENCH_NODE_ID in its node field.
+# IDBENCH_NODE_ID in its node field; each Go scheme through `idbench generate --exec`, and a
+# clock fault that never reaches a Go program.
 #   adapters_test.sh IDBENCH launcher|python|node
+#   adapters_test.sh IDBENCH go|go-chaos GO_ADAPTER [MISSING_PACKAGES]
 # Exit 77 (ctest: skipped) for `node` when adapters/node/node_modules is absent (./run.sh
-# installs it) or for `python` without /usr/bin/python3.
+# installs it) or for `python` without /usr/bin/python3. The Go parts never skip: a Go adapter
+# that was not built (its Debian packages missing at configure time) fails, naming them.
 set -u
 idbench=$1
 part=$2
+go_adapter=${3:-}
+go_missing=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 adapter=$here/idbench-adapter
 tmp=$(mktemp -d)
@@ -18,23 +23,31 @@ fail() { echo "FAIL: $*"; [ -s "$tmp/err" ] && sed 's/^/  stderr: /' "$tmp/err";
 ok() { echo "ok: $*"; }
 
 uuid_re='^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+# uuid_version_re V: a UUID of version V and the RFC variant.
+uuid_version_re() { echo "^[0-9a-f]{8}-[0-9a-f]{4}-$1[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\$"; }
+
+# run_adapter RUNTIME NAME: the adapter as idbench would start it (Go: the compiled program
+# itself, no launcher; the others: through the launcher).
+run_adapter() {
+  if [ "$1" = go ]; then "$go_adapter" "$2"; else "$adapter" "$1" "$2"; fi
+}
 # expect_ids RUNTIME NAME REGEX: "3\n1\n" gives 4 lines of REGEX, exit 0, then 4 x 1000 IDs
 # with no duplicate (4000 < 4096: the Snowflake adapter's 12-bit increment cannot wrap, see docs/exec-protocol.md).
 expect_ids() {
   local runtime=$1 name=$2 re=$3 rc
-  printf '3\n1\n' | "$adapter" "$runtime" "$name" >"$tmp/out" 2>"$tmp/err"
+  printf '3\n1\n' | run_adapter "$runtime" "$name" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   if [ "$rc" -ne 0 ]; then fail "$runtime $name: exit $rc, want 0"; return; fi
   if [ "$(wc -l <"$tmp/out")" -ne 4 ] || [ "$(grep -Ec "$re" "$tmp/out")" -ne 4 ]; then
     fail "$runtime $name: want 4 lines matching $re, got:"; cat "$tmp/out"; return
   fi
   ok "$runtime $name answers 3 then 1 with 4 IDs of its form"
-  printf '3\n1\n' | IDBENCH_SYSTEM_TIMES="$tmp/times" "$adapter" "$runtime" "$name" >/dev/null 2>"$tmp/err"
+  printf '3\n1\n' | IDBENCH_SYSTEM_TIMES="$tmp/times" run_adapter "$runtime" "$name" >/dev/null 2>"$tmp/err"
   [ "$(grep -Ec '^[1-9][0-9]*$' "$tmp/times" 2>/dev/null)" = 2 ] && [ "$(wc -l <"$tmp/times")" = 2 ] &&
     ok "$runtime $name: IDBENCH_SYSTEM_TIMES gets one time in ns per request" ||
     fail "$runtime $name: IDBENCH_SYSTEM_TIMES: want 2 lines of ns, got: $(cat "$tmp/times" 2>&1)"
   rm -f "$tmp/times"
-  printf '1000\n%.0s' $(seq 4) | "$adapter" "$runtime" "$name" >"$tmp/many" 2>"$tmp/err" &&
+  printf '1000\n%.0s' $(seq 4) | run_adapter "$runtime" "$name" >"$tmp/many" 2>"$tmp/err" &&
     "$idbench" check "$tmp/many" >"$tmp/check" 2>>"$tmp/err" &&
     grep -q '^4000 IDs in 1 stream: 0 duplicates' "$tmp/check" &&
     ok "$runtime $name: 4 requests of 1000 give 4000 distinct IDs" ||
@@ -55,7 +68,7 @@ expect_exit() {
 # expect_request_exit RUNTIME NAME INPUT CODE WHAT: INPUT on stdin gives exit CODE.
 expect_request_exit() {
   local runtime=$1 name=$2 input=$3 want=$4 what=$5 rc
-  printf "$input" | "$adapter" "$runtime" "$name" >"$tmp/out" 2>"$tmp/err"
+  printf "$input" | run_adapter "$runtime" "$name" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   [ "$rc" -eq "$want" ] && ok "$runtime $name: $what: exit $want" ||
     fail "$runtime $name: $what: exit $rc, want $want"
@@ -83,6 +96,48 @@ expect_execs() {
     fail "$runtime $name: EOF on stdin: exit $rc, want 0"
 }
 
+# A Go part without its program fails, naming what was missing: never a silent skip.
+require_go() {
+  [ -n "$go_adapter" ] && [ -x "$go_adapter" ] && return 0
+  echo "FAIL: the Go adapter '$go_adapter' was not built${go_missing:+ (Debian packages missing when CMake configured: $go_missing)}: ./run.sh test installs golang-go and the Go -dev packages"
+  exit 1
+}
+
+# expect_now WHAT MS: MS, the Unix ms an ID carries, is within the minute before now.
+expect_now() {
+  local what=$1 ms=$2 now_ms
+  now_ms=$(date +%s%3N)
+  [ -n "$ms" ] && [ $((now_ms - ms)) -ge 0 ] && [ $((now_ms - ms)) -lt 60000 ] &&
+    ok "$what: its IDs carry the time of now" || fail "$what: its IDs carry '$ms' ms, now is $now_ms"
+}
+
+# go_first_hex NAME [ENV...]: the 32 hex digits of the first ID of one Go instance.
+go_first_hex() {
+  local name=$1
+  shift
+  printf '1\n' | env "$@" "$go_adapter" "$name" 2>"$tmp/err" | tr -d -- '-'
+}
+
+# expect_generate NAME ID_TIME: `idbench generate --exec` runs two instances (node ids 0 and 1)
+# for 4000 IDs: all distinct, within and across them, all UUID text (128-bit); described as
+# 64-bit, the same program is refused as mixing widths (exit 2).
+expect_generate() {
+  local name=$1 id_time=$2 rc
+  rm -rf "$tmp/gen" "$tmp/check" && mkdir "$tmp/gen"
+  "$idbench" generate --exec "$go_adapter $name" --id-time "$id_time" --id-bits 128 --threads 2 \
+    --count 4000 --out-dir "$tmp/gen" >/dev/null 2>"$tmp/err" &&
+    "$idbench" check "$tmp/gen/thread-0.txt" "$tmp/gen/thread-1.txt" >"$tmp/check" 2>>"$tmp/err" &&
+    grep -q '^4000 IDs in 2 streams: 0 duplicates' "$tmp/check" &&
+    [ "$(cat "$tmp/gen/thread-0.txt" "$tmp/gen/thread-1.txt" | grep -Evc "$uuid_re")" = 0 ] &&
+    ok "go $name: generate --exec, 2 instances: 4000 distinct 128-bit IDs" ||
+    { fail "go $name: generate --exec did not give 4000 distinct IDs of UUID text"; cat "$tmp/check"; }
+  "$idbench" generate --exec "$go_adapter $name" --id-bits 64 --count 10 --out "$tmp/gen/64" \
+    >/dev/null 2>"$tmp/err"
+  rc=$?
+  [ "$rc" -eq 2 ] && grep -q 'mixes widths' "$tmp/err" && ok "go $name: described as 64-bit, refused" ||
+    fail "go $name: --id-bits 64: exit $rc, want 2 (mixes widths)"
+}
+
 case "$part" in
   launcher)
     expect_exit 2 "no arguments" "$adapter"
@@ -96,8 +151,8 @@ case "$part" in
     ;;
   python)
     [ -x /usr/bin/python3 ] || { echo "skipped: /usr/bin/python3 is missing"; exit 77; }
-    expect_ids python uuid1 '^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
-    expect_ids python uuid4 '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
+    expect_ids python uuid1 "$(uuid_version_re 1)"
+    expect_ids python uuid4 "$(uuid_version_re 4)"
     expect_request_exit python uuid4 '' 0 "EOF at once"
     expect_request_exit python uuid4 '0\n' 2 "a request of 0"
     expect_request_exit python uuid4 '1000001\n' 2 "a request above 1000000"
@@ -108,9 +163,9 @@ case "$part" in
   node)
     [ -d "$here/node/node_modules" ] && command -v node >/dev/null ||
       { echo "skipped: adapters/node/node_modules or node is missing (./run.sh installs them)"; exit 77; }
-    expect_ids node uuid-v1 '^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
-    expect_ids node uuid-v6 '^[0-9a-f]{8}-[0-9a-f]{4}-6[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
-    expect_ids node uuid-v7 '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
+    expect_ids node uuid-v1 "$(uuid_version_re 1)"
+    expect_ids node uuid-v6 "$(uuid_version_re 6)"
+    expect_ids node uuid-v7 "$(uuid_version_re 7)"
     expect_ids node ulid "$uuid_re"
     expect_ids node ksuid "$uuid_re"
     expect_ids node snowflake '^[1-9][0-9]{0,19}$'
@@ -134,8 +189,70 @@ case "$part" in
     node "$here/node/facts_test.js" >"$tmp/out" 2>"$tmp/err" && ok "node: the pinned packages' facts hold" ||
       { fail "node: a documented fact about the pinned packages no longer holds"; cat "$tmp/out"; }
     ;;
+  go)
+    require_go
+    expect_ids go google-uuid-v1 "$(uuid_version_re 1)"
+    expect_ids go gofrs-uuid-v1 "$(uuid_version_re 1)"
+    expect_ids go gofrs-uuid-v6 "$(uuid_version_re 6)"
+    expect_ids go gofrs-uuid-v7 "$(uuid_version_re 7)"
+    expect_ids go oklog-ulid "$uuid_re"
+    expect_ids go segmentio-ksuid "$uuid_re"
+    # xid's 96 bits, then 32 zero bits: nothing truncated, nothing invented.
+    expect_ids go rs-xid '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}0{8}$'
+    for name in google-uuid-v1 gofrs-uuid-v1 gofrs-uuid-v6 gofrs-uuid-v7; do
+      expect_generate "$name" uuid
+    done
+    expect_generate oklog-ulid ulid
+    expect_generate segmentio-ksuid ksuid
+    expect_generate rs-xid none
+    expect_request_exit go rs-xid '' 0 "EOF at once"
+    expect_request_exit go gofrs-uuid-v7 '0\n' 2 "a request of 0"
+    expect_request_exit go oklog-ulid '1000001\n' 2 "a request above 1000000"
+    expect_request_exit go google-uuid-v1 '12a\n' 2 "a request that is no number"
+    expect_exit 2 "go adapter with no name" "$go_adapter"
+    expect_exit 2 "go adapter with an unknown name" "$go_adapter" uuid-v4
+    expect_exit 2 "go adapter with two names" "$go_adapter" rs-xid oklog-ulid
+    # The time each scheme carries: UUIDs as idbench decodes them, the others by their layout.
+    for name in google-uuid-v1 gofrs-uuid-v1 gofrs-uuid-v6 gofrs-uuid-v7; do
+      id=$(printf '1\n' | "$go_adapter" "$name" 2>"$tmp/err")
+      expect_now "go $name" "$("$idbench" decode --json "$id" | grep -o '"unix_ms":[0-9]*' | cut -d: -f2)"
+    done
+    hex=$(go_first_hex oklog-ulid)
+    expect_now "go oklog-ulid (top 48 bits: Unix ms)" "$((16#${hex:0:12}))"
+    hex=$(go_first_hex segmentio-ksuid)
+    expect_now "go segmentio-ksuid (top 32 bits: s since 1400000000)" "$(((16#${hex:0:8} + 1400000000) * 1000))"
+    hex=$(go_first_hex rs-xid)
+    expect_now "go rs-xid (top 32 bits: Unix s)" "$((16#${hex:0:8} * 1000))"
+    # No Go library takes a node id: xid's 3 machine bytes are the host's whatever
+    # IDBENCH_NODE_ID says, and its 2 process bytes differ between two instances.
+    a=$(go_first_hex rs-xid IDBENCH_NODE_ID=1) b=$(go_first_hex rs-xid IDBENCH_NODE_ID=2)
+    [ "${a:8:6}" = "${b:8:6}" ] && [ "${a:14:4}" != "${b:14:4}" ] &&
+      ok "go rs-xid: the machine bytes are the host's, not IDBENCH_NODE_ID; the pid bytes differ" ||
+      fail "go rs-xid: node ids 1 and 2 gave $a and $b"
+    ;;
+  go-chaos)
+    require_go
+    # Go reads the wall clock through the vDSO, not libc, so libfaketime never reaches it: the
+    # verdict (its --json) must be "fault not applied" with none of the 6 steps seen, exit 1,
+    # never kept. When a clock injector that reaches Go exists, this is the test to change.
+    "$idbench" chaos --exec "$go_adapter google-uuid-v1" --id-time uuid --scenario ntp-step-back \
+      --time-scale 0.3 --rate 20000 --batch 100 --quiet --json >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    /usr/bin/python3 - "$tmp/out" <<'PY' >"$tmp/verdict" 2>&1
+import json, sys
+run = json.load(open(sys.argv[1]))
+outcomes = [f["outcome"] for f in run["fault_check"]["faults"]]
+ok = (run["fault_verdict"]["verdict"] == "fault not applied" and not run["fault_verdict"]["passed"]
+      and run["fault_check"]["applied"] is False and outcomes == ["not applied"] * 6)
+print(run["fault_verdict"]["verdict"], outcomes)
+sys.exit(0 if ok else 1)
+PY
+    [ $? -eq 0 ] && [ "$rc" -eq 1 ] &&
+      ok "go google-uuid-v1 under ntp-step-back: fault not applied (0 of 6 steps), exit 1" ||
+      fail "go google-uuid-v1 under ntp-step-back: exit $rc, want 1; verdict: $(cat "$tmp/verdict")"
+    ;;
   *)
-    echo "usage: adapters_test.sh IDBENCH launcher|python|node" >&2
+    echo "usage: adapters_test.sh IDBENCH launcher|python|node | go|go-chaos GO_ADAPTER [MISSING]" >&2
     exit 2
     ;;
 esac

@@ -49,10 +49,12 @@ RealSystem mariadb(std::string name, std::string summary, std::string scheme,
                     quick};
 }
 
-RealSystem adapter(std::string name, std::string summary, std::string scheme, std::string args,
+// A generator nobody here wrote, behind its adapter: `command` is the adapter and its scheme
+// argument ("idbench-adapter python uuid1", "idbench-go-adapter rs-xid"), resolved at start.
+RealSystem adapter(std::string name, std::string summary, std::string scheme, std::string command,
                    IdTime id_time, IdWidth width, Ordering ordering, bool quick) {
   return RealSystem{std::move(name), std::move(summary), std::move(scheme), "", 0, same,
-                    spec("idbench-adapter " + args, id_time, width, ordering), quick};
+                    spec(std::move(command), id_time, width, ordering), quick};
 }
 
 std::vector<RealSystem> make_systems() {
@@ -93,27 +95,69 @@ std::vector<RealSystem> make_systems() {
   // Generators nobody here wrote, behind adapters/idbench-adapter (versions: Debian's python3;
   // the npm packages pinned in adapters/node/package-lock.json).
   s.push_back(adapter("python-uuid1", "Python 3 uuid.uuid1() (Debian's python3)", "UUIDv1",
-                      "python uuid1", IdTime::uuid, b128, Ordering::none, true));
+                      "idbench-adapter python uuid1", IdTime::uuid, b128, Ordering::none, true));
   s.push_back(adapter("python-uuid4", "Python 3 uuid.uuid4() (Debian's python3)", "UUIDv4",
-                      "python uuid4", IdTime::none, b128, Ordering::none, false));
-  s.push_back(adapter("node-uuid-v1", "npm uuid v1() on Debian's nodejs", "UUIDv1", "node uuid-v1",
-                      IdTime::uuid, b128, Ordering::none, false));
-  s.push_back(adapter("node-uuid-v6", "npm uuid v6() on Debian's nodejs", "UUIDv6", "node uuid-v6",
-                      IdTime::uuid, b128, Ordering::k_sorted, false));
-  s.push_back(adapter("node-uuid-v7", "npm uuid v7() on Debian's nodejs", "UUIDv7", "node uuid-v7",
-                      IdTime::uuid, b128, Ordering::k_sorted, true));
+                      "idbench-adapter python uuid4", IdTime::none, b128, Ordering::none, false));
+  s.push_back(adapter("node-uuid-v1", "npm uuid v1() on Debian's nodejs", "UUIDv1",
+                      "idbench-adapter node uuid-v1", IdTime::uuid, b128, Ordering::none, false));
+  s.push_back(adapter("node-uuid-v6", "npm uuid v6() on Debian's nodejs", "UUIDv6",
+                      "idbench-adapter node uuid-v6", IdTime::uuid, b128, Ordering::k_sorted,
+                      false));
+  s.push_back(adapter("node-uuid-v7", "npm uuid v7() on Debian's nodejs", "UUIDv7",
+                      "idbench-adapter node uuid-v7", IdTime::uuid, b128, Ordering::k_sorted,
+                      true));
   s.push_back(adapter("node-ulid",
                       "npm ulid monotonicFactory(), as UUID text (top 48 bits Unix ms)", "ULID",
-                      "node ulid", IdTime::ulid, b128, Ordering::k_sorted, true));
+                      "idbench-adapter node ulid", IdTime::ulid, b128, Ordering::k_sorted, true));
   s.push_back(adapter("node-ksuid",
                       "npm ksuid KSUID.randomSync(), its first 16 of 20 bytes as UUID text "
                       "(seconds, then random)",
-                      "KSUID", "node ksuid", IdTime::ksuid, b128, Ordering::k_sorted_by_tick,
-                      false));
+                      "KSUID", "idbench-adapter node ksuid", IdTime::ksuid, b128,
+                      Ordering::k_sorted_by_tick, false));
   s.push_back(adapter("node-snowflake", "npm @sapphire/snowflake, Discord's epoch and layout",
-                      "Snowflake", "node snowflake", IdTime::layout, b64, Ordering::k_sorted,
-                      false));
+                      "Snowflake", "idbench-adapter node snowflake", IdTime::layout, b64,
+                      Ordering::k_sorted, false));
   s.back().exec.layout = "discord";
+  // The Go libraries Debian packages, behind idbench-go-adapter (built beside idbench from
+  // /usr/share/gocode by adapters/go; versions: the Debian packages). Every ID is UUID text.
+  // Go reads the clock through the vDSO, so `chaos` (libfaketime) cannot move their clock.
+  s.push_back(adapter("go-google-uuid-v1",
+                      "Go github.com/google/uuid NewUUID() (golang-github-google-uuid-dev): v1, "
+                      "the first interface's MAC as node",
+                      "UUIDv1", "idbench-go-adapter google-uuid-v1", IdTime::uuid, b128,
+                      Ordering::none, false));
+  s.push_back(adapter("go-gofrs-uuid-v1",
+                      "Go github.com/gofrs/uuid NewV1() (golang-github-gofrs-uuid-dev): v1, the "
+                      "first interface's MAC as node",
+                      "UUIDv1", "idbench-go-adapter gofrs-uuid-v1", IdTime::uuid, b128,
+                      Ordering::none, false));
+  s.push_back(adapter("go-gofrs-uuid-v6",
+                      "Go github.com/gofrs/uuid NewV6(), draft 03 (golang-github-gofrs-uuid-dev): "
+                      "the v1 clock state, 48 random bits per UUID",
+                      "UUIDv6", "idbench-go-adapter gofrs-uuid-v6", IdTime::uuid, b128,
+                      Ordering::k_sorted, false));
+  s.push_back(adapter("go-gofrs-uuid-v7",
+                      "Go github.com/gofrs/uuid NewV7(), draft 03 (golang-github-gofrs-uuid-dev): "
+                      "Unix ms and 74 random bits, no counter",
+                      "UUIDv7", "idbench-go-adapter gofrs-uuid-v7", IdTime::uuid, b128,
+                      Ordering::k_sorted_by_tick, false));
+  s.push_back(adapter("go-oklog-ulid",
+                      "Go github.com/oklog/ulid Monotonic entropy (golang-github-oklog-ulid-dev), "
+                      "as UUID text (top 48 bits Unix ms)",
+                      "ULID", "idbench-go-adapter oklog-ulid", IdTime::ulid, b128,
+                      Ordering::k_sorted, false));
+  // 96 bits: its 12 bytes, then 4 zero bytes. Its top 32 bits are Unix seconds, which no
+  // id_time reads (a KSUID's count from 1400000000), so it is described as carrying none.
+  s.push_back(adapter("go-rs-xid",
+                      "Go github.com/rs/xid New() (golang-github-rs-xid-dev): 96 bits (Unix s, "
+                      "machine, pid, counter) + 32 zero bits as UUID text",
+                      "xid", "idbench-go-adapter rs-xid", IdTime::none, b128,
+                      Ordering::k_sorted_by_tick, false));
+  s.push_back(adapter("go-segmentio-ksuid",
+                      "Go github.com/segmentio/ksuid NewRandom() "
+                      "(golang-github-segmentio-ksuid-dev), its first 16 of 20 bytes as UUID text",
+                      "KSUID", "idbench-go-adapter segmentio-ksuid", IdTime::ksuid, b128,
+                      Ordering::k_sorted_by_tick, false));
   return s;
 }
 
