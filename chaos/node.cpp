@@ -291,8 +291,7 @@ class Node {
       r.true_ns = plumbing::true_ns();
       r.mono_ns = ended;
       s.in_call_since.store(-1, std::memory_order_relaxed);
-      const std::int64_t us = (ended - began) / 1000;
-      r.call_us = static_cast<std::uint32_t>(std::min<std::int64_t>(us, UINT32_MAX));
+      r.call_us = fault::call_us(began, ended);
       // Never drop: a full queue waits for the writer.
       while (!s.queue.push(r)) std::this_thread::yield();
     }

@@ -36,6 +36,7 @@ namespace idbench::chaos {
 
 using fault::Record;
 using fault::RecordKind;
+using fault::messages_file_name;
 using fault::record_file_name;
 
 // Which ClockError a refusal was; the analyser reports counts per kind.
@@ -71,9 +72,6 @@ struct ProbeSample {
 };
 static_assert(sizeof(ProbeSample) == 16, "the on-disk probe format is 16 bytes a sample");
 
-inline std::string messages_file_name(int node, int incarnation) {
-  return fmt::format("node-{}.inc-{}.messages", node, incarnation);
-}
 inline std::string probe_file_name(int node, int incarnation) {
   return fmt::format("node-{}.inc-{}.probe", node, incarnation);
 }

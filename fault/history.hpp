@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -54,6 +55,19 @@ inline bool is(const Record& r, RecordKind k) { return r.kind == kind_word(k); }
 
 inline std::string record_file_name(int node, int incarnation, int thread) {
   return fmt::format("node-{}.inc-{}.thread-{}.rec", node, incarnation, thread);
+}
+
+// The text a node keeps beside its records (chaos: the first message of each refusal kind;
+// real-chaos clients: one line per failed request, numbered by the record's lo).
+inline std::string messages_file_name(int node, int incarnation) {
+  return fmt::format("node-{}.inc-{}.messages", node, incarnation);
+}
+
+// A call's duration for Record::call_us: whole µs from `from_mono_ns` to `to_mono_ns`,
+// saturating at both ends.
+inline std::uint32_t call_us(std::int64_t from_mono_ns, std::int64_t to_mono_ns) {
+  const std::int64_t us = (to_mono_ns - from_mono_ns) / 1000;
+  return static_cast<std::uint32_t>(std::clamp<std::int64_t>(us, 0, UINT32_MAX));
 }
 
 // Every whole record of the file at `path`, in the order written; empty when the file does not

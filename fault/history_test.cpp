@@ -52,6 +52,13 @@ TEST(History, AKillCutsTheLastRecordAndOnlyThatOneIsLost) {
   EXPECT_EQ(got[1].lo, 2u);
 }
 
+TEST(History, ACallsDurationIsWholeMicrosecondsSaturatingAtBothEnds) {
+  EXPECT_EQ(call_us(1'000, 3'999), 2u);
+  EXPECT_EQ(call_us(5'000, 1'000), 0u);  // a clock read out of order is no call at all
+  EXPECT_EQ(call_us(0, std::int64_t{1} << 62), UINT32_MAX);
+  EXPECT_EQ(messages_file_name(3, 1), "node-3.inc-1.messages");
+}
+
 TEST(History, AFileANodeNeverMadeReadsAsNothing) {
   plumbing::TempDir dir("idbench-history-test");
   EXPECT_TRUE(read_records(dir.path() + "/none.rec").empty());

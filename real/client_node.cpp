@@ -11,7 +11,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <limits>
 #include <vector>
 
 #include "external/stderr_capture.hpp"
@@ -60,7 +59,7 @@ class ClientRecorder {
  public:
   explicit ClientRecorder(const ClientNodeConfig& c)
       : records_(open_new(c.out_dir + "/" + fault::record_file_name(c.index, c.incarnation, 0))),
-        messages_(open_new(c.out_dir + "/" + messages_file_name(c.index, c.incarnation))) {}
+        messages_(open_new(c.out_dir + "/" + fault::messages_file_name(c.index, c.incarnation))) {}
   ~ClientRecorder() {
     ::close(records_);
     ::close(messages_);
@@ -70,15 +69,16 @@ class ClientRecorder {
 
   void id(const Id& id, std::int64_t true_ns, std::int64_t mono_ns, std::int64_t asked_mono_ns) {
     write_record({.hi = id.hi, .lo = id.lo, .true_ns = true_ns, .mono_ns = mono_ns,
-                  .call_us = call_us(asked_mono_ns, mono_ns),
+                  .call_us = fault::call_us(asked_mono_ns, mono_ns),
                   .kind = fault::kind_word(fault::RecordKind::id)});
   }
   // The message first, so that every failure record finds its line (lo: the line's number).
   void failure(const std::string& message, std::int64_t true_ns, std::int64_t mono_ns,
                std::int64_t asked_mono_ns) {
-    write_all(messages_, one_line(message) + "\n");
+    const std::string line = one_line(message) + "\n";
+    write_all(messages_, line.data(), line.size());
     write_record({.lo = messages_written_++, .true_ns = true_ns, .mono_ns = mono_ns,
-                  .call_us = call_us(asked_mono_ns, mono_ns),
+                  .call_us = fault::call_us(asked_mono_ns, mono_ns),
                   .kind = fault::kind_word(fault::RecordKind::failed_request)});
   }
 
@@ -88,20 +88,14 @@ class ClientRecorder {
     if (fd < 0) throw ClientIoError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
     return fd;
   }
-  static std::uint32_t call_us(std::int64_t from_ns, std::int64_t to_ns) {
-    const std::int64_t us = std::max<std::int64_t>(0, (to_ns - from_ns) / 1000);
-    return static_cast<std::uint32_t>(
-        std::min<std::int64_t>(us, std::numeric_limits<std::uint32_t>::max()));
-  }
-  void write_record(const fault::Record& r) {
-    write_all(records_, std::string(reinterpret_cast<const char*>(&r), sizeof r));
-  }
+  void write_record(const fault::Record& r) { write_all(records_, &r, sizeof r); }
   // A record is 40 bytes: one write(2) of it is whole in the file or absent (a regular file
   // opened O_APPEND), so a reader or a kill -9 never meets half of one but at the very end.
-  void write_all(int fd, const std::string& bytes) {
+  void write_all(int fd, const void* data, std::size_t size) {
+    const auto* bytes = static_cast<const char*>(data);
     std::size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    while (done < size) {
+      const ssize_t n = ::write(fd, bytes + done, size - done);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) throw ClientIoError(fmt::format("writing a record: {}", std::strerror(errno)));
       done += static_cast<std::size_t>(n);
@@ -137,10 +131,6 @@ void one_adapter(const ClientNodeConfig& c, const external::ExecSpec& wrapped,
 }
 
 }  // namespace
-
-std::string messages_file_name(int index, int incarnation) {
-  return fmt::format("node-{}.inc-{}.messages", index, incarnation);
-}
 
 int run_client_node(const ClientNodeConfig& config) {
   try {

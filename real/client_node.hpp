@@ -45,9 +45,6 @@ struct ClientNodeConfig {
   external::ExecSpec exec;     // the adapter (its env included)
 };
 
-// The messages file of node `index`'s incarnation `incarnation`, in its directory.
-std::string messages_file_name(int index, int incarnation);
-
 // Returns the exit status: 0 after EOF on stdin, 3 when its files cannot be written (message on
 // stderr).
 int run_client_node(const ClientNodeConfig& config);

@@ -128,7 +128,7 @@ TEST_F(ClientTest, ANodeRecordsEachIdAndEachFailedRequestAndStartsItsAdapterAgai
   fleet.stop({.close_stdin = true, .deadline_mono_ns = plumbing::monotonic_ns() + 20 * kSec});
 
   const std::vector<fault::Record> r = fault::read_records(records_path());
-  const std::vector<std::string> messages = lines_in(out() + "/" + messages_file_name(0, 0));
+  const std::vector<std::string> messages = lines_in(out() + "/" + fault::messages_file_name(0, 0));
   std::uint64_t failures = 0, run = 0;
   std::int64_t last_mono = 0;
   for (const fault::Record& x : r) {

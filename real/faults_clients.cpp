@@ -130,7 +130,7 @@ void ClientPool::append_node(int k, FaultRecords& records) const {
   const std::string base = dir_.path() + "/";
   const auto client = static_cast<std::uint16_t>(first_client_ + k);
   const std::vector<std::string> messages = lines_of(plumbing::read_text_file(
-      base + messages_file_name(k, kClientIncarnation), kMaxMessagesBytes));
+      base + fault::messages_file_name(k, kClientIncarnation), kMaxMessagesBytes));
   for (const fault::Record& r :
        fault::read_records(base + fault::record_file_name(k, kClientIncarnation, 0))) {
     if (fault::is(r, fault::RecordKind::id)) {

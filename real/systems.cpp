@@ -118,8 +118,8 @@ std::vector<RealSystem> make_systems() {
                       "Snowflake", "idbench-adapter node snowflake", IdTime::layout, b64,
                       Ordering::k_sorted, false));
   s.back().exec.layout = "discord";
-  // The Go libraries Debian packages, behind idbench-go-adapter (built beside idbench from
-  // /usr/share/gocode by adapters/go; versions: the Debian packages). Every ID is UUID text.
+  // The Go libraries Debian packages, behind idbench-go-adapter (built beside idbench from the
+  // packages' sources by adapters/go; versions: the Debian packages). Every ID is UUID text.
   // Go reads the clock through the vDSO, so `chaos` (libfaketime) cannot move their clock.
   s.push_back(adapter("go-google-uuid-v1",
                       "Go github.com/google/uuid NewUUID() (golang-github-google-uuid-dev): v1, "
