@@ -1,8 +1,7 @@
 // faults.cpp — the fault scenarios on the real systems: each starts its servers, runs adapter
 // clients, plays its fault at set moments through its nemeses (Stage::play) and records every
-// ID (faults.hpp). The figures are
-// computed by faults_analysis.cpp; the judgement of each scenario is here, beside the fault it
-// judges; faults_json.cpp and faults_text.cpp format.
+// ID (faults.hpp). The figures are computed by faults_analysis.cpp; the judgement of each
+// scenario is here, beside the fault it judges; faults_json.cpp and faults_text.cpp format.
 #include "real/faults.hpp"
 
 #include <fmt/format.h>
