@@ -204,7 +204,7 @@ case "$part" in
     done
     expect_generate oklog-ulid ulid
     expect_generate segmentio-ksuid ksuid
-    expect_generate rs-xid none
+    expect_generate rs-xid xid
     expect_request_exit go rs-xid '' 0 "EOF at once"
     expect_request_exit go gofrs-uuid-v7 '0\n' 2 "a request of 0"
     expect_request_exit go oklog-ulid '1000001\n' 2 "a request above 1000000"

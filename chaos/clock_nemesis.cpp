@@ -1,5 +1,4 @@
-// clock_nemesis.cpp — chaos's clock faults on the nodes' libfaketime files (see
-// clock_nemesis.hpp).
+// clock_nemesis.cpp — chaos's clock faults on the nodes' faked clocks (see clock_nemesis.hpp).
 #include "chaos/clock_nemesis.hpp"
 
 #include <fmt/format.h>
@@ -8,14 +7,15 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "chaos/clock_drive.hpp"
 #include "plumbing/raw_time.hpp"
 
 namespace idbench::chaos {
 namespace {
 
-// Writing a timestamp file (write + rename) takes tens of µs; a rate change allows this long
-// for it to land (see ClockModel::change_rate): a forward jump of at most |Δrate| × 5 ms. A
-// driver descheduled for longer than that is reported in the event log.
+// Writing a timestamp file (write + rename) takes tens of µs, a page far less; a rate change
+// allows this long for it to land (see ClockModel::change_rate): a forward jump of at most
+// |Δrate| × 5 ms. A driver descheduled for longer than that is reported in the event log.
 constexpr std::int64_t kRateWriteSlackNs = 5'000'000;
 
 }  // namespace
@@ -53,7 +53,7 @@ std::int64_t ClockNemesis::move(const fault::FaultStep& step, NodeClock& n, faul
 
 void ClockNemesis::rewrite(NodeClock& n) const {
   if (fleet_.running(n.index)) {
-    write_setting(n.timestamp_file, n.clock.setting_for(n.lib_start_true_ns));
+    drive_.write(n, n.clock);
   }
 }
 

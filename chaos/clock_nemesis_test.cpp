@@ -1,6 +1,6 @@
-// clock_nemesis_test.cpp — the clock nemesis on tiny shell nodes (no libfaketime: the files
-// are read back here): a step moves the named node's clock and writes its file, recorded once
-// with its instant and the faked time it left; a rate change for every node writes each and
+// clock_nemesis_test.cpp — the clock nemesis on tiny shell nodes (no libfaketime: a recording
+// clock drive keeps what was written): a step moves the named node's clock and writes it, recorded
+// once with its instant and the faked time it left; a rate change for every node writes each and
 // records the first node's faked time; a resume's clock part moves without a record; a killed
 // node's file is not written but its clock still moves; a verb it does not play fails; and its
 // repertoire (what a schedule may ask of it) is exactly what it plays.
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "chaos/clock_drive.hpp"
 #include "plumbing/raw_time.hpp"
 #include "plumbing/temp_dir.hpp"
 
@@ -20,7 +21,26 @@ namespace {
 
 constexpr std::int64_t kMs = 1'000'000;
 
-// Two running nodes whose clocks read true time, each with its own timestamp file.
+// The models written to each node, as text ("" until one is).
+class RecordingDrive : public ClockDrive {
+ public:
+  static std::string text(const ClockModel& m) {
+    return std::to_string(m.anchor_true()) + " " + std::to_string(m.anchor_fake()) + " x" +
+           std::to_string(m.rate());
+  }
+  ClockInjector injector() const override { return ClockInjector::libfaketime; }
+  fault::NodeLaunch launch(const NodeClock&, std::vector<std::string> argv) const override {
+    return {std::move(argv), std::nullopt, {}};
+  }
+  void before_start(NodeClock&, bool) override {}
+  void ready(NodeClock&, std::int64_t, std::int64_t) override {}
+  void write(const NodeClock& n, const ClockModel& m) override {
+    written[static_cast<std::size_t>(n.index)] = text(m);
+  }
+  std::vector<std::string> written{"", ""};
+};
+
+// Two running nodes whose clocks read true time.
 struct Rig {
   Rig()
       : dir("idbench-clock-nemesis-test"),
@@ -37,30 +57,26 @@ struct Rig {
     for (int k = 0; k < 2; ++k) {
       NodeClock n;
       n.index = k;
-      n.timestamp_file = dir.path() + "/node-" + std::to_string(k) + ".faketime";
       n.clock = ClockModel(now, now);
-      n.lib_start_true_ns = now - 1000 * kMs;
       nodes.push_back(n);
       fleet.start(k);
     }
   }
-  std::string file_of(int k) const {
-    return plumbing::read_text_file(nodes[static_cast<std::size_t>(k)].timestamp_file);
-  }
+  std::string file_of(int k) const { return drive.written[static_cast<std::size_t>(k)]; }
   std::string expected_setting(int k) const {
-    const NodeClock& n = nodes[static_cast<std::size_t>(k)];
-    return n.clock.setting_for(n.lib_start_true_ns) + "\n";  // write_setting ends the line
+    return RecordingDrive::text(nodes[static_cast<std::size_t>(k)].clock);
   }
 
   plumbing::TempDir dir;
   std::vector<NodeClock> nodes;
   fault::Fleet fleet;
   fault::Timeline timeline;
+  RecordingDrive drive;
 };
 
 TEST(ClockNemesis, AStepMovesTheNamedNodeAndIsRecordedWithItsFakedTime) {
   Rig r;
-  ClockNemesis clocks(r.nodes, r.fleet);
+  ClockNemesis clocks(r.nodes, r.fleet, r.drive);
   EXPECT_EQ(clocks.kind(), "clock");
   const fault::Instant at = fault::Instant::now();
   clocks.invoke({.op = "step",
@@ -91,7 +107,7 @@ TEST(ClockNemesis, AStepMovesTheNamedNodeAndIsRecordedWithItsFakedTime) {
 
 TEST(ClockNemesis, ARateChangeForEveryNodeWritesEachAndRecordsTheFirstNodesFakedTime) {
   Rig r;
-  ClockNemesis clocks(r.nodes, r.fleet);
+  ClockNemesis clocks(r.nodes, r.fleet, r.drive);
   clocks.invoke(
       {.op = "set_rate", .rate = 1.5, .kind = "set_rate", .what = "every clock runs fast"},
       r.timeline);
@@ -111,7 +127,7 @@ TEST(ClockNemesis, ARateChangeForEveryNodeWritesEachAndRecordsTheFirstNodesFaked
 
 TEST(ClockNemesis, AResumesClockPartMovesWithoutARecord) {
   Rig r;
-  ClockNemesis clocks(r.nodes, r.fleet);
+  ClockNemesis clocks(r.nodes, r.fleet, r.drive);
   const fault::Instant at = fault::Instant::now();
   const std::int64_t faked =
       clocks.move({.op = "resume", .node = 0, .step_ns = 300 * kMs}, r.nodes[0], at, r.timeline);
@@ -124,7 +140,7 @@ TEST(ClockNemesis, AResumesClockPartMovesWithoutARecord) {
 TEST(ClockNemesis, AKilledNodesFileIsNotWrittenButItsClockMoves) {
   Rig r;
   r.fleet.kill(0);
-  ClockNemesis clocks(r.nodes, r.fleet);
+  ClockNemesis clocks(r.nodes, r.fleet, r.drive);
   const fault::Instant at = fault::Instant::now();
   clocks.invoke(
       {.op = "step", .node = 0, .step_ns = -kMs, .kind = "step", .what = "back", .at = at},
@@ -136,7 +152,7 @@ TEST(ClockNemesis, AKilledNodesFileIsNotWrittenButItsClockMoves) {
 
 TEST(ClockNemesis, AVerbItDoesNotPlayFailsAndRecordsNothing) {
   Rig r;
-  ClockNemesis clocks(r.nodes, r.fleet);
+  ClockNemesis clocks(r.nodes, r.fleet, r.drive);
   EXPECT_THROW(clocks.invoke({.op = "pause", .node = 0, .kind = "stop", .what = "x"}, r.timeline),
                std::logic_error);
   EXPECT_TRUE(r.timeline.history().empty());
@@ -146,19 +162,23 @@ TEST(ClockNemesis, AVerbItDoesNotPlayFailsAndRecordsNothing) {
 // is played, and a resume (the process nemesis's verb, whose clock part is a move) is not.
 TEST(ClockNemesis, ItsRepertoireIsWhatItPlays) {
   Rig r;
-  ClockNemesis clocks(r.nodes, r.fleet);
+  ClockNemesis clocks(r.nodes, r.fleet, r.drive);
   EXPECT_EQ(clocks.kind(), ClockNemesis::kRepertoire.nemesis);
   for (const std::string_view verb : ClockNemesis::kVerbs) {
-    EXPECT_NO_THROW(clocks.invoke({.op = verb, .node = 0, .step_ns = -kMs, .rate = 1.0,
-                                   .kind = std::string(verb), .what = "x"},
+    EXPECT_NO_THROW(clocks.invoke({.op = verb,
+                                   .node = 0,
+                                   .step_ns = -kMs,
+                                   .rate = 1.0,
+                                   .kind = std::string(verb),
+                                   .what = "x"},
                                   r.timeline))
         << verb;
   }
   EXPECT_EQ(r.timeline.history().size(), ClockNemesis::kVerbs.size());
   EXPECT_FALSE(ClockNemesis::kRepertoire.plays("resume"));
-  EXPECT_THROW(clocks.invoke({.op = "resume", .node = 0, .kind = "resume", .what = "x"},
-                             r.timeline),
-               std::logic_error);
+  EXPECT_THROW(
+      clocks.invoke({.op = "resume", .node = 0, .kind = "resume", .what = "x"}, r.timeline),
+      std::logic_error);
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-// driver.cpp — one chaos run played (driver.hpp): node processes under libfaketime started and
-// stopped through fault::Fleet, the scenario's schedule played by fault::play_schedule on the
-// run's two nemeses (the clocks' ClockNemesis, the processes' fault::ProcessNemesis), each event
-// by the one scenario.hpp's kEventPlays names, on the run's fault::Timeline, then the analysis
-// and the verdict. What the run plays is settled before (run_plan.hpp).
+// driver.cpp — one chaos run played (driver.hpp): node processes under a faked clock
+// (clock_drive.hpp: libfaketime or the ptrace injector) started and stopped through
+// fault::Fleet, the scenario's schedule played by fault::play_schedule on the run's two nemeses
+// (the clocks' ClockNemesis, the processes' fault::ProcessNemesis), each event by the one
+// scenario.hpp's kEventPlays names, on the run's fault::Timeline, then the analysis and the
+// verdict. What the run plays is settled before (run_plan.hpp).
 #include "chaos/driver.hpp"
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 #include <map>
 #include <sstream>
 
+#include "chaos/clock_drive.hpp"
 #include "chaos/clock_nemesis.hpp"
 #include "chaos/faketime.hpp"
 #include "chaos/process.hpp"
@@ -93,7 +95,6 @@ std::string default_node_binary() { return plumbing::program_beside_self("idbenc
 struct RunPaths {
   std::string dir;
   std::string node_binary;
-  std::string libfaketime;
 };
 
 // The run: its nodes started, the scenario's events played on their clocks and processes,
@@ -104,14 +105,14 @@ class ChaosRun {
       : plan_(std::move(plan)),
         paths_(std::move(paths)),
         timeline_("chaos", std::string(plan_.scenario.name), progress),
+        drive_(make_clock_drive(plan_.cfg.clock_injector, paths_.dir, plan_.cfg.nodes)),
         fleet_([this](int k, int incarnation) { return launch(k, incarnation); }, kReadyTimeoutNs,
                [this](const fault::NodeFailure& f) { name_failure(f); }),
-        clocks_(nodes_, fleet_),
+        clocks_(nodes_, fleet_, *drive_),
         processes_(fleet_, process_hooks()) {
     for (int k = 0; k < plan_.cfg.nodes; ++k) {
       NodeClock n;
       n.index = k;
-      n.timestamp_file = fmt::format("{}/node-{}.faketime", paths_.dir, k);
       n.facts.node_id = plan_.node_ids[static_cast<std::size_t>(k)];
       nodes_.push_back(std::move(n));
     }
@@ -132,11 +133,12 @@ class ChaosRun {
 
   void say_plan() const {
     const RunConfig& c = cfg();
-    timeline_.say(fmt::format(
-        "{} · {} · {} node{} × {} thread{} · {} · {:.1f} s{}", c.variant, c.policy, c.nodes,
-        c.nodes == 1 ? "" : "s", c.threads, c.threads == 1 ? "" : "s",
-        c.rate > 0 ? fmt::format("{:.0f} IDs/s per node", c.rate) : "flat out",
-        plan_.scenario.duration_ms / 1000.0, c.persist_dir.empty() ? "" : " · persisted high-water mark"));
+    timeline_.say(
+        fmt::format("{} · {} · {} node{} × {} thread{} · {} · {:.1f} s{}", c.variant, c.policy,
+                    c.nodes, c.nodes == 1 ? "" : "s", c.threads, c.threads == 1 ? "" : "s",
+                    c.rate > 0 ? fmt::format("{:.0f} IDs/s per node", c.rate) : "flat out",
+                    plan_.scenario.duration_ms / 1000.0,
+                    c.persist_dir.empty() ? "" : " · persisted high-water mark"));
   }
 
   // Until the next instant of the schedule, failing at once when a node ended before its time
@@ -172,7 +174,7 @@ class ChaosRun {
     for (auto& n : nodes_) {
       n.facts.clock_offset_ns = reference_offset_ns_ + plan_.skew_ns(n.index);
       n.clock = ClockModel(start_true, start_true + n.facts.clock_offset_ns);
-      write_setting(n.timestamp_file, n.clock.setting_for(n.lib_start_true_ns));
+      drive_->write(n, n.clock);
     }
   }
 
@@ -192,21 +194,20 @@ class ChaosRun {
     if (!program.empty()) throw external::ProgramError(program);
   }
 
-  // Starts node n (again, after a kill) with the calibration clock, reads its "ready T F" and
-  // sets its clock: until the run's settings are written, the node (and an external program
-  // it started, which may read the clock before its first request) reads the true time, or,
-  // restarted, its machine's clock: never the calibration's ×2.
+  // Starts node n (again, after a kill), reads its "ready T F" and sets its clock: until the
+  // run's settings are written, the node (and an external program it started, which may read
+  // the clock before its first request) reads the true time, or, restarted, its machine's
+  // clock (under libfaketime, after a calibration it reads before its "ready").
   void spawn(NodeClock& n) {
-    write_setting(n.timestamp_file, kCalibrationSetting);
+    drive_->before_start(n, /*restarted=*/!n.facts.incarnations.empty());
     std::istringstream in(fleet_.start(n.index));
     std::string word;
     std::int64_t t = 0;
     std::int64_t f = 0;
     if (!(in >> word >> t >> f) || word != "ready") fleet_.fail(n.index, "did not start");
-    n.lib_start_true_ns = lib_start_from_calibration(t, f);
+    drive_->ready(n, t, f);
     const std::int64_t now = plumbing::true_ns();
-    write_setting(n.timestamp_file, (fleet_.incarnation(n.index) == 0 ? ClockModel(now, now) : n.clock)
-                                        .setting_for(n.lib_start_true_ns));
+    drive_->write(n, fleet_.incarnation(n.index) == 0 ? ClockModel(now, now) : n.clock);
   }
 
   void play_events();
@@ -221,6 +222,7 @@ class ChaosRun {
   const RunPaths paths_;
   std::vector<NodeClock> nodes_;
   fault::Timeline timeline_;
+  std::unique_ptr<ClockDrive> drive_;  // outlives the fleet: a node's page stays until it ends
   // The scenario event each record of the timeline played (its step and rate), by position.
   std::map<std::size_t, Event> played_;
   std::int64_t stop_mono_ = 0;
@@ -236,17 +238,26 @@ fault::NodeLaunch ChaosRun::launch(int k, int incarnation) const {
   const RunConfig& c = cfg();
   const NodeClock& n = nodes_[static_cast<std::size_t>(k)];
   std::vector<std::string> argv = {paths_.node_binary,
-                                   "--layout", c.layout,
-                                   "--policy", c.policy,
-                                   "--node-id", std::to_string(n.facts.node_id),
-                                   "--node-index", std::to_string(k),
-                                   "--incarnation", std::to_string(incarnation),
-                                   "--threads", std::to_string(c.threads),
-                                   "--rate", fmt::format("{}", c.rate),
-                                   "--out-dir", paths_.dir};
+                                   "--layout",
+                                   c.layout,
+                                   "--policy",
+                                   c.policy,
+                                   "--node-id",
+                                   std::to_string(n.facts.node_id),
+                                   "--node-index",
+                                   std::to_string(k),
+                                   "--incarnation",
+                                   std::to_string(incarnation),
+                                   "--threads",
+                                   std::to_string(c.threads),
+                                   "--rate",
+                                   fmt::format("{}", c.rate),
+                                   "--out-dir",
+                                   paths_.dir};
   if (!c.persist_dir.empty()) {
-    argv.insert(argv.end(), {"--persist", c.persist_dir, "--reserve-ms", std::to_string(c.reserve_ms),
-                             "--slow-store-ms", std::to_string(c.slow_store_ms)});
+    argv.insert(argv.end(),
+                {"--persist", c.persist_dir, "--reserve-ms", std::to_string(c.reserve_ms),
+                 "--slow-store-ms", std::to_string(c.slow_store_ms)});
   }
   const std::vector<std::string> what = plan_.generator_args();
   argv.insert(argv.end(), what.begin(), what.end());
@@ -254,8 +265,9 @@ fault::NodeLaunch ChaosRun::launch(int k, int incarnation) const {
   // faked clock instead, which is the variant's clock. A program's clock is its own: only its
   // IDs speak for it (fault_check.hpp).
   if (plan_.variant.id_time == IdTime::none && !c.exec) argv.emplace_back("--probe");
-  return {std::move(argv), node_environment(n.timestamp_file, paths_.libfaketime),
-          fmt::format("{}/node-{}.inc-{}.stderr", paths_.dir, k, incarnation)};
+  fault::NodeLaunch l = drive_->launch(n, std::move(argv));
+  l.stderr_path = fmt::format("{}/node-{}.inc-{}.stderr", paths_.dir, k, incarnation);
+  return l;
 }
 
 // The scenario's schedule on the nodes this run has (a scenario's node beyond them is not
@@ -272,7 +284,7 @@ void ChaosRun::play_events() {
   fault::Nemeses nemeses;
   nemeses.add(clocks_).add(processes_);
   const fault::PlayOptions options{.watch = [this] { fleet_.check(); },
-                                    .stamp = fault::Stamp::on_time};
+                                   .stamp = fault::Stamp::on_time};
   for (const fault::Played& p : fault::play_schedule(steps, nemeses, timeline_, options)) {
     played_.emplace(p.record, events[p.step]);
   }
@@ -328,7 +340,8 @@ void ChaosRun::collect_nodes() {
   }
   processes_.teardown(timeline_);
   // A node waits out a program request still open at the stop (its --timeout-ms).
-  const std::int64_t allowed = kStopTimeoutNs + (cfg().exec ? cfg().exec->timeout_ms * 1'000'000 : 0);
+  const std::int64_t allowed =
+      kStopTimeoutNs + (cfg().exec ? cfg().exec->timeout_ms * 1'000'000 : 0);
   fleet_.stop({.close_stdin = false, .deadline_mono_ns = stop_mono_ + allowed});
 }
 
@@ -373,10 +386,11 @@ RunResult ChaosRun::result(std::int64_t began_mono_ns) const {
   r.verdict = judge(r.analysis, r.judged_on);
   r.wall_seconds = static_cast<double>(plumbing::monotonic_ns() - began_mono_ns) / 1e9;
   const Analysis& a = r.analysis;
-  timeline_.say(fmt::format("{} IDs, {} duplicates, {} refusals, availability {:.1f}%, max stall "
-                            "{:.0f} ms, k-sort bound {:.0f} ms: {}",
-                            a.ids, a.duplicates, a.refusals, 100 * a.availability, a.max_stall_ms,
-                            a.ksort_bound_ms, r.verdict.evidence));
+  timeline_.say(
+      fmt::format("{} IDs, {} duplicates, {} refusals, availability {:.1f}%, max stall "
+                  "{:.0f} ms, k-sort bound {:.0f} ms: {}",
+                  a.ids, a.duplicates, a.refusals, 100 * a.availability, a.max_stall_ms,
+                  a.ksort_bound_ms, r.verdict.evidence));
   return r;
 }
 
@@ -390,7 +404,6 @@ RunResult run_chaos(const RunConfig& config, std::FILE* progress) {
     check_marks(plan);
   }
   RunPaths paths;
-  paths.libfaketime = find_libfaketime();
   paths.node_binary = config.node_binary.empty() ? default_node_binary() : config.node_binary;
   RunDir dir(config.keep_dir);
   paths.dir = dir.path();

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "chaos/analysis.hpp"
+#include "chaos/clock_injector.hpp"
 #include "chaos/judge.hpp"
 #include "external/program.hpp"
 #include "generators/errors.hpp"
@@ -69,6 +70,8 @@ struct RunConfig {
   // is only a label (the program has its own) and the verdict holds it to unique IDs, across
   // its restarts too.
   std::optional<external::ExecSpec> exec;
+  // How the nodes' faked clocks reach their processes (clock_injector.hpp).
+  ClockInjector clock_injector = ClockInjector::libfaketime;
 };
 
 struct RunResult {

@@ -129,28 +129,40 @@ void FaketimeShared::unlink() {
   linked_ = false;
 }
 
+namespace {
+
+bool is_faketime_entry(std::string_view key) {
+  return key == "LD_PRELOAD" || key.starts_with("FAKETIME") || key == "DONT_FAKE_MONOTONIC" ||
+         key == "TZ";
+}
+
+}  // namespace
+
+std::vector<std::string> environment_without_faketime() {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    if (!is_faketime_entry(entry.substr(0, entry.find('=')))) env.emplace_back(entry);
+  }
+  env.push_back("TZ=UTC");
+  return env;
+}
+
 std::vector<std::string> node_environment(const std::string& timestamp_file,
                                           const std::string& libfaketime) {
   std::vector<std::string> env;
   std::string asan = "verify_asan_link_order=0";
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string_view entry(*e);
-    const std::string_view key = entry.substr(0, entry.find('='));
-    if (key == "LD_PRELOAD" || key.starts_with("FAKETIME") || key == "DONT_FAKE_MONOTONIC" ||
-        key == "TZ") {
+  for (std::string& entry : environment_without_faketime()) {
+    if (entry.starts_with("ASAN_OPTIONS=")) {
+      asan = entry.substr(entry.find('=') + 1) + ":" + asan;
       continue;
     }
-    if (key == "ASAN_OPTIONS") {
-      asan = std::string(entry.substr(entry.find('=') + 1)) + ":" + asan;
-      continue;
-    }
-    env.emplace_back(entry);
+    env.push_back(std::move(entry));
   }
   env.push_back("LD_PRELOAD=" + libfaketime);
   env.push_back("FAKETIME_TIMESTAMP_FILE=" + timestamp_file);
   env.push_back("FAKETIME_NO_CACHE=1");
   env.push_back("DONT_FAKE_MONOTONIC=1");
-  env.push_back("TZ=UTC");
   env.push_back("FAKETIME_SHARED=" + FaketimeShared::instance().env_value());
   env.push_back("ASAN_OPTIONS=" + asan);
   return env;

@@ -51,6 +51,8 @@ class ClockModel {
 
   std::int64_t fake_at(std::int64_t true_ns) const;
   double rate() const { return rate_; }
+  std::int64_t anchor_true() const { return anchor_true_; }
+  std::int64_t anchor_fake() const { return anchor_fake_; }
 
   void step(std::int64_t at_true_ns, std::int64_t delta_ns);
   void set_rate(std::int64_t at_true_ns, double rate);
@@ -100,5 +102,9 @@ class FaketimeShared {
 // The environment of a node: the current environment with the entries above set or removed.
 std::vector<std::string> node_environment(const std::string& timestamp_file,
                                           const std::string& libfaketime);
+// The environment of a node whose clock is not libfaketime's: the current one without any of
+// libfaketime's entries (a preload inherited from the caller would fake the clock twice), and
+// TZ=UTC as above.
+std::vector<std::string> environment_without_faketime();
 
 }  // namespace idbench::chaos

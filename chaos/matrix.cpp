@@ -46,6 +46,7 @@ RunConfig run_config(const MatrixPlan& plan, const MatrixCell& c) {
   rc.rate = plan.config.rate;
   rc.time_scale = plan.time_scale;
   rc.node_binary = plan.config.node_binary;
+  rc.clock_injector = plan.config.clock_injector;
   return rc;
 }
 

@@ -28,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "chaos/clock_injector.hpp"
+
 namespace idbench::chaos {
 
 struct MatrixConfig {
@@ -42,6 +44,7 @@ struct MatrixConfig {
   double time_scale = 0;  // 0: 1.0, or 0.5 when quick
   bool persist_restart = true;
   std::string node_binary;
+  ClockInjector clock_injector = ClockInjector::libfaketime;
 };
 
 // Twitter's 41/10/12 with 2 (1) of its 10 machine bits as clock-sequence generations.

@@ -61,7 +61,7 @@ MatrixDocument::MatrixDocument(const MatrixPlan& plan) : plan_(plan) {
                     {"nodes", cfg.nodes},         {"threads", cfg.threads},
                     {"rate_per_node", cfg.rate},  {"variants", plan.variants},
                     {"policies", plan.policies},  {"cells", plan.cells.size()}};
-  doc_["config"].update(faketime_json());
+  doc_["config"].update(clocks_json(cfg.clock_injector));
   doc_["complete"] = false;
   doc_["cells"] = json::array();
 }

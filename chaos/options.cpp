@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -67,6 +68,14 @@ void add_run_options(CLI::App* cmd, ChaosArgs& args) {
   cmd->add_option("--keep", args.run.keep_dir, "keep the run's record files in DIR");
   cmd->add_option("--node-binary", args.run.node_binary,
                   "path of idbench-chaos-node (default: beside this executable)");
+  std::map<std::string, ClockInjector> injectors;
+  for (const auto& n : kClockInjectorNames) injectors.emplace(std::string(n.name), n.value);
+  cmd->add_option("--clock-injector", args.run.clock_injector,
+                  "how the nodes' clocks are faked: libfaketime (LD_PRELOAD: programs that read "
+                  "the clock through a dynamic libc) or ptrace (idbench-inject: also Go, static "
+                  "binaries and raw clock syscalls)")
+      ->transform(CLI::CheckedTransformer(injectors, CLI::ignore_case))
+      ->default_str("libfaketime");
 }
 
 }  // namespace

@@ -72,15 +72,14 @@ json fault_check_json(const RunResult& r) {
   const FaultCheck& c = r.analysis.fault_check;
   json faults = json::array();
   for (const auto& f : c.faults) {
-    faults.push_back(
-        {{"node", f.node},
-         {"at_ms", round1(static_cast<double>(f.at_true_ns - r.start_true_ns) / 1e6)},
-         {"what", f.what},
-         {"kind", f.kind},
-         {"expected_ms", round1(f.expected_ms)},
-         {"observed_ms", f.observed_ms ? json(round1(*f.observed_ms)) : json(nullptr)},
-         {"outcome", name_of(f.outcome)},
-         {"how", f.how}});
+    faults.push_back({{"node", f.node},
+                      {"at_ms", round1(static_cast<double>(f.at_true_ns - r.start_true_ns) / 1e6)},
+                      {"what", f.what},
+                      {"kind", f.kind},
+                      {"expected_ms", round1(f.expected_ms)},
+                      {"observed_ms", f.observed_ms ? json(round1(*f.observed_ms)) : json(nullptr)},
+                      {"outcome", name_of(f.outcome)},
+                      {"how", f.how}});
   }
   const bool applied = fault_gaps(c, r.start_true_ns).empty();
   return {{"method", c.method}, {"applied", applied}, {"faults", faults}};
@@ -109,8 +108,19 @@ json context_json() {
   return json::parse(plumbing::to_json(plumbing::current_run_context()).dump());
 }
 
-json faketime_json() {
+json clocks_json(ClockInjector injector) {
   json c;
+  c["clock_injector"] = name_of(injector);
+  if (injector == ClockInjector::ptrace) {
+    c["chaos_clocks"] =
+        "every process of a node's tree runs under idbench-inject (ptrace): its vDSO "
+        "clock_gettime, gettimeofday and time jump to a trampoline that reads the node's shared "
+        "clock page, and its raw clock system calls are trapped (seccomp) and rewritten from the "
+        "same page; MONOTONIC is not moved; true issue times from the harness's own marked "
+        "syscall(SYS_clock_gettime, CLOCK_REALTIME), which the filter lets pass; durations from "
+        "raw CLOCK_MONOTONIC";
+    return c;
+  }
   try {
     c["libfaketime"] = find_libfaketime();
   } catch (const std::exception&) {

@@ -25,8 +25,8 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_timeline);
 // The shared run context (plumbing/run_context.hpp: machine, commit and dirty marker, build,
 // clock source, date), written as every idbench result writes it.
 nlohmann::ordered_json context_json();
-// What only a chaos run has, for its "config" block: libfaketime's path and version, and how
-// the nodes' clocks are faked.
-nlohmann::ordered_json faketime_json();
+// What only a chaos run has, for its "config" block: which injector faked the nodes' clocks
+// and how (for libfaketime, its path and version).
+nlohmann::ordered_json clocks_json(ClockInjector injector);
 
 }  // namespace idbench::chaos

@@ -177,7 +177,7 @@ RunFacts plan_facts(const RunPlan& plan) {
   f.ids_per_request = plan.cfg.exec ? plan.cfg.exec->batch : 1;
   f.id_time = v.id_time;
   if (v.id_time == IdTime::layout) f.layout = Layout::parse(plan.cfg.layout, plan_true_ms_now());
-  f.id_time_resolution_ms = v.id_time == IdTime::ksuid ? 1000
+  f.id_time_resolution_ms = v.id_time == IdTime::ksuid || v.id_time == IdTime::xid ? 1000
                             : f.layout                 ? f.layout->unit_ms()
                                                        : 1;
   return f;

@@ -54,7 +54,7 @@ void run_one(const ChaosArgs& args) {
   if (args.json) {
     nlohmann::ordered_json j = chaos::to_json(r, false);
     j["context"] = chaos::context_json();
-    j["config"].update(chaos::faketime_json());
+    j["config"].update(chaos::clocks_json(args.run.clock_injector));
     out.write(j.dump(2) + "\n");
   } else {
     out.write(chaos::to_text(r));
@@ -63,7 +63,7 @@ void run_one(const ChaosArgs& args) {
   if (timeline) {
     nlohmann::ordered_json j = chaos::to_json(r, true);
     j["context"] = chaos::context_json();
-    j["config"].update(chaos::faketime_json());
+    j["config"].update(chaos::clocks_json(args.run.clock_injector));
     timeline->write(j.dump(1) + "\n");
     timeline->commit();
   }
@@ -76,6 +76,7 @@ int run_matrix(const ChaosArgs& args) {
   grid.threads = args.run.threads;
   grid.rate = args.run.rate;
   grid.node_binary = args.run.node_binary;
+  grid.clock_injector = args.run.clock_injector;
   if (args.run.time_scale != 1.0) grid.time_scale = args.run.time_scale;
   return chaos::run_matrix(grid, stderr);
 }

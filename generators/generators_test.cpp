@@ -97,9 +97,9 @@ TEST(Registry, UnixMsOfRefusesWhatCarriesNoSuchTime) {
 TEST(Registry, UuidTimeReadsVersionsOneSixAndSeven) {
   const Layout twitter = Layout::parse("twitter", kStartMs);
   constexpr std::int64_t kExampleMs = 1645557742000;
-  for (const char* text : {"C232AB00-9414-11EC-B3C8-9F6BDECED846",
-                           "1EC9414C-232A-6B00-B3C8-9F6BDECED846",
-                           "017F22E2-79B0-7CC3-98C4-DC0C0C07398F"}) {
+  for (const char* text :
+       {"C232AB00-9414-11EC-B3C8-9F6BDECED846", "1EC9414C-232A-6B00-B3C8-9F6BDECED846",
+        "017F22E2-79B0-7CC3-98C4-DC0C0C07398F"}) {
     const auto u = Uuid::parse(text);
     ASSERT_TRUE(u.has_value()) << text;
     EXPECT_EQ(unix_ms_of(IdTime::uuid, Id::from_uuid(*u), twitter), kExampleMs) << text;
@@ -113,7 +113,7 @@ TEST(Registry, UuidTimeReadsVersionsOneSixAndSeven) {
 
 // A ULID's top 48 bits and a KSUID's top 32 (seconds from 2014-05-13T16:53:20Z), whatever
 // sits where a UUID's version would be.
-TEST(Registry, UlidAndKsuidTimesReadTheirOwnFields) {
+TEST(Registry, UlidKsuidAndXidTimesReadTheirOwnFields) {
   const Layout twitter = Layout::parse("twitter", kStartMs);
   // The ULID spec's example 01ARZ3NDEK... carries 1469918176385 ms.
   EXPECT_EQ(unix_ms_of(IdTime::ulid, Id{0x01563DF36481D676ull, 0x4C61EFB99302BD5Bull}, twitter),
@@ -121,6 +121,10 @@ TEST(Registry, UlidAndKsuidTimesReadTheirOwnFields) {
   // KSUID 0ujtsYcgvSTl8PAuAdqWYSMnLOv: timestamp 107608047 s after the KSUID epoch.
   EXPECT_EQ(unix_ms_of(IdTime::ksuid, Id{0x0669F7EFB5A1CD34ull, 0}, twitter),
             (1'400'000'000 + 107'608'047) * std::int64_t{1000});
+  // xid 9m4e2mr0ui3e8a215n4g (rs/xid's README) is 4d88e15b 60f486 e428 412dc9: Unix second
+  // 0x4d88e15b; as 128 bits its 12 bytes come first.
+  EXPECT_EQ(unix_ms_of(IdTime::xid, Id{0x4d88e15b60f486e4ull, 0x28412dc900000000ull}, twitter),
+            std::int64_t{0x4d88e15b} * 1000);
 }
 
 TEST(Registry, EnumNamesRoundTrip) {
@@ -450,7 +454,8 @@ TEST(ClockSequence, AStepBackChangesTheClockSequenceWithoutWaiting) {
     }
     ids.insert(gen->next());
     EXPECT_EQ(ids.size(), 301u) << name;
-    EXPECT_EQ(store->stores(), 4) << name << ": one durable write at start, one per new clock sequence";
+    EXPECT_EQ(store->stores(), 4) << name
+                                  << ": one durable write at start, one per new clock sequence";
     EXPECT_EQ(clock->steady_ns(), 300 * 100) << name << " waited";
   }
 }

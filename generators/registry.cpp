@@ -111,6 +111,8 @@ std::optional<std::int64_t> unix_ms_of(IdTime how, const Id& id, const Layout& l
       return static_cast<std::int64_t>(id.hi >> 16);
     case IdTime::ksuid:
       return static_cast<std::int64_t>(id.hi >> 32) * 1000 + kKsuidEpochMs;
+    case IdTime::xid:
+      return static_cast<std::int64_t>(id.hi >> 32) * 1000;
     case IdTime::uuidv8:
       if (((id.hi >> 12) & 0xF) != 8) return std::nullopt;
       return static_cast<std::int64_t>(id.hi >> 16);

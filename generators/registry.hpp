@@ -34,6 +34,7 @@ enum class IdTime {
            // program's UUIDs are described with (`--id-time uuid`).
   ulid,    // a ULID as 128 bits: the top 48 are Unix ms, with no version nibble
   ksuid,   // a KSUID's first 16 bytes: the top 32 bits are seconds since 1400000000 (Unix s)
+  xid,     // an xid (or a MongoDB ObjectId) as the top 96 of 128 bits: the top 32 are Unix seconds
   uuidv8,  // idbench's UUIDv8 (RFC 9562 §5.8, generators/uuid_format.hpp): the top 48 bits are
            // Unix ms as in v7, with version 8. A v8 layout is each program's own, so `uuid`
            // reads no time from version 8.
@@ -98,7 +99,8 @@ struct Variant {
 };
 
 inline constexpr IdTime kIdTimes[] = {IdTime::none, IdTime::layout, IdTime::uuidv7, IdTime::uuid,
-                                      IdTime::ulid, IdTime::ksuid,  IdTime::uuidv8};
+                                      IdTime::ulid, IdTime::ksuid,  IdTime::xid,
+                                      IdTime::uuidv8};
 
 // The Unix ms an ID carries, per `how`; nullopt for IdTime::none. `layout` is used only for
 // IdTime::layout.
@@ -121,6 +123,7 @@ inline constexpr std::array<plumbing::Named<IdTime>, std::size(kIdTimes)> kIdTim
     {IdTime::uuid, "uuid"},
     {IdTime::ulid, "ulid"},
     {IdTime::ksuid, "ksuid"},
+    {IdTime::xid, "xid"},
     {IdTime::uuidv8, "uuidv8"},
 }};
 inline constexpr std::array<plumbing::Named<Ordering>, 4> kOrderingNames = {{

@@ -146,12 +146,11 @@ std::vector<RealSystem> make_systems() {
                       "as UUID text (top 48 bits Unix ms)",
                       "ULID", "idbench-go-adapter oklog-ulid", IdTime::ulid, b128,
                       Ordering::k_sorted, false));
-  // 96 bits: its 12 bytes, then 4 zero bytes. Its top 32 bits are Unix seconds, which no
-  // id_time reads (a KSUID's count from 1400000000), so it is described as carrying none.
+  // 96 bits: its 12 bytes, then 4 zero bytes; its top 32 bits are Unix seconds (IdTime::xid).
   s.push_back(adapter("go-rs-xid",
                       "Go github.com/rs/xid New() (golang-github-rs-xid-dev): 96 bits (Unix s, "
                       "machine, pid, counter) + 32 zero bits as UUID text",
-                      "xid", "idbench-go-adapter rs-xid", IdTime::none, b128,
+                      "xid", "idbench-go-adapter rs-xid", IdTime::xid, b128,
                       Ordering::k_sorted_by_tick, false));
   s.push_back(adapter("go-segmentio-ksuid",
                       "Go github.com/segmentio/ksuid NewRandom() "
