@@ -88,27 +88,33 @@ static inline int is_moved_by_page(int clock_id) {
   }
 }
 
-HIDDEN int idbench_trampoline_clock_gettime(int clock_id, struct k_timespec* ts) {
-  const clock_gettime_fn original = (clock_gettime_fn)idbench_trampoline_params.clock_gettime;
-  const int rc = original(clock_id, ts);
-  if (rc != 0) return rc;
+/* The armed page applied to a clock_gettime result: out of the fast path (noinline), so that the
+ * fast path saves only the registers it needs across the original call. */
+static __attribute__((noinline)) void fake_timespec(const struct idbench_clock_page* page,
+                                                    int clock_id, struct k_timespec* ts,
+                                                    clock_gettime_fn original) {
   const int realtime = is_realtime(clock_id);
-  if (!realtime && !is_moved_by_page(clock_id)) return rc;
-  const struct idbench_clock_page* page = armed_page();
-  if (page == 0) return rc;
   const struct idbench_clock_view view = idbench_clock_read(page);
   if (!realtime && clock_id != IDBENCH_CLOCK_TAI && !(view.flags & IDBENCH_CLOCK_MOVE_MONOTONIC)) {
-    return rc; /* an NTP step leaves the monotonic clocks alone */
+    return; /* an NTP step leaves the monotonic clocks alone */
   }
   const int64_t true_ns = ns_of(ts->tv_sec, ts->tv_nsec, 1);
   int64_t true_realtime_ns = true_ns;
   if (!realtime) {
     /* the dead man's switch and TAI's offset are on true CLOCK_REALTIME */
     struct k_timespec rt;
-    if (original(IDBENCH_CLOCK_REALTIME, &rt) != 0) return rc;
+    if (original(IDBENCH_CLOCK_REALTIME, &rt) != 0) return;
     true_realtime_ns = ns_of(rt.tv_sec, rt.tv_nsec, 1);
   }
   split_ns(idbench_fake_ns(&view, clock_id, true_ns, true_realtime_ns), &ts->tv_sec, &ts->tv_nsec);
+}
+
+HIDDEN int idbench_trampoline_clock_gettime(int clock_id, struct k_timespec* ts) {
+  const clock_gettime_fn original = (clock_gettime_fn)idbench_trampoline_params.clock_gettime;
+  const int rc = original(clock_id, ts);
+  if (rc != 0 || (!is_realtime(clock_id) && !is_moved_by_page(clock_id))) return rc;
+  const struct idbench_clock_page* page = armed_page();
+  if (page != 0) fake_timespec(page, clock_id, ts, original);
   return rc;
 }
 
