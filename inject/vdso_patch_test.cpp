@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/time.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,6 +30,7 @@
 #include <thread>
 
 #include "inject/clock_page.hpp"
+#include "inject/remote.hpp"
 #include "plumbing/raw_time.hpp"
 
 namespace idbench::inject {
@@ -299,6 +301,24 @@ std::vector<std::uint8_t> vdso_text(pid_t pid) {
   throw Error("the child has no [vdso]");
 }
 
+std::uint64_t vdso_start(pid_t pid) {
+  std::ifstream maps(fmt::format("/proc/{}/maps", pid));
+  std::stringstream text;
+  text << maps.rdbuf();
+  for (const Mapping& m : parse_maps(text.str())) {
+    if (m.name == "[vdso]") return m.start;
+  }
+  throw Error("the child has no [vdso]");
+}
+
+void write_memory(pid_t pid, std::uint64_t address, const void* bytes, std::size_t length) {
+  const int fd = ::open(fmt::format("/proc/{}/mem", pid).c_str(), O_RDWR | O_CLOEXEC);
+  const bool ok = fd >= 0 && ::pwrite(fd, bytes, length, static_cast<off_t>(address)) ==
+                                 static_cast<ssize_t>(length);
+  if (fd >= 0) ::close(fd);
+  if (!ok) throw Error("cannot write the child's memory");
+}
+
 // Attaches to a running child (PTRACE_SEIZE) and stops it (PTRACE_INTERRUPT).
 void seize_and_stop(Child& child) {
   child.ptrace_or_throw(PTRACE_SEIZE, options(PTRACE_O_EXITKILL));
@@ -351,6 +371,38 @@ TEST(VdsoPatch, APathThatIsNotAClockPageIsAnErrorAndLeavesTheVdsoAlone) {
   EXPECT_EQ(vdso_text(child.pid()), before);
   child.ptrace_or_throw(PTRACE_DETACH);
   expect_offset(read_clocks(child), 0);
+}
+
+// A thread stopped inside the bytes a jump overwrites: the reader at its execve's exit, its
+// registers set as if its first instruction had called clock_gettime(CLOCK_REALTIME, buffer) and
+// run the function's first instruction (push rbp). patch_vdso must step it past the displaced
+// instructions; left there, it would run the middle of the jump's bytes and crash.
+TEST(VdsoPatch, AThreadInsideTheDisplacedBytesIsSteppedOut) {
+  ClockPage page;
+  const std::int64_t now = plumbing::true_ns();
+  page.set_line(now, now - kHour, 1.0);
+  ClockPage::Lease lease(page);
+  Child child(reader(), Child::Start::kTracedToExec);
+  leave_exec_stop(child.pid(), child.pid());
+  const std::vector<std::uint8_t> text = vdso_text(child.pid());
+  const VdsoFunction clock_gettime = find_vdso_entries(text)[0];
+  const std::uint64_t entry = vdso_start(child.pid()) + clock_gettime.offset;
+  user_regs_struct regs{};
+  child.ptrace_or_throw(PTRACE_GETREGS, &regs);
+  const user_regs_struct at_start = regs;
+  const std::uint64_t frame[2] = {regs.rbp, regs.rip};  // pushed rbp, then the return address
+  regs.rsp -= sizeof frame;
+  write_memory(child.pid(), regs.rsp, frame, sizeof frame);
+  regs.rip = entry + 1;            // after push rbp
+  regs.rdi = 0;                    // CLOCK_REALTIME
+  regs.rsi = at_start.rsp - 4096;  // a buffer well below the initial stack pointer
+  child.ptrace_or_throw(PTRACE_SETREGS, &regs);
+  const VdsoPatch patch = patch_vdso(child.pid(), {child.pid()}, path_of(page));
+  child.ptrace_or_throw(PTRACE_GETREGS, &regs);
+  EXPECT_GE(regs.rip, patch.entries[0].address + patch.entries[0].jump.size());
+  EXPECT_LT(regs.rip, entry + clock_gettime.size);
+  child.ptrace_or_throw(PTRACE_DETACH);
+  expect_offset(read_clocks(child), -kHour);  // it returned to its start and runs, patched
 }
 
 // ns per CLOCK_REALTIME read through libc in `child`: the median of 5 runs of 10 M reads.
