@@ -24,10 +24,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "inject/clock_page.hpp"
 #include "inject/remote.hpp"
@@ -347,6 +349,62 @@ TEST(VdsoPatch, ARunningProcessIsPatchedAfterAnAttachAndUnpatchedByteForByte) {
   EXPECT_EQ(vdso_text(child.pid()), before);
   child.ptrace_or_throw(PTRACE_DETACH);
   expect_offset(read_clocks(child), 0);  // the page is still armed, but nothing jumps to it
+}
+
+std::vector<pid_t> threads_of(pid_t pid) {
+  std::vector<pid_t> tids;
+  for (const auto& entry : std::filesystem::directory_iterator(fmt::format("/proc/{}/task", pid))) {
+    tids.push_back(std::stoi(entry.path().filename().string()));
+  }
+  return tids;
+}
+
+// Seizes and stops every thread of a running process, until no new one appears; returns each
+// thread with the signal its stop holds for delivery (0 for an interrupt stop).
+std::vector<std::pair<pid_t, int>> seize_all(pid_t pid) {
+  std::vector<std::pair<pid_t, int>> stopped;
+  for (bool added = true; added;) {
+    added = false;
+    for (const pid_t tid : threads_of(pid)) {
+      const auto known = [&](const auto& t) { return t.first == tid; };
+      if (std::any_of(stopped.begin(), stopped.end(), known)) continue;
+      if (::ptrace(PTRACE_SEIZE, tid, nullptr, options(PTRACE_O_EXITKILL)) != 0 ||
+          ::ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr) != 0) {
+        throw Error(fmt::format("cannot seize thread {}: {}", tid, std::strerror(errno)));
+      }
+      int status = 0;
+      if (::waitpid(tid, &status, __WALL) != tid || !WIFSTOPPED(status)) throw Error("no stop");
+      const bool signal_stop = status >> 16 == 0;
+      stopped.emplace_back(tid, signal_stop ? WSTOPSIG(status) : 0);
+      added = true;
+    }
+  }
+  return stopped;
+}
+
+TEST(VdsoPatch, ARunningGoProgramIsPatchedWithAllItsThreadsStopped) {
+  const std::string go_adapter = IDBENCH_GO_ADAPTER;
+  if (::access(go_adapter.c_str(), X_OK) != 0) {
+    GTEST_SKIP() << go_adapter << " is not built: the Go toolchain or the Go ID libraries are "
+                 << "not installed (adapters/go names the Debian packages)";
+  }
+  ClockPage page;
+  const std::int64_t now = plumbing::true_ns();
+  page.set_line(now, now - kHour, 1.0);
+  ClockPage::Lease lease(page);
+  Child child({go_adapter, "google-uuid-v1"}, Child::Start::kUntraced);
+  child.send("1");
+  EXPECT_NEAR(uuid_v1_unix_ns(child.receive()), plumbing::true_ns(), kTolerance);
+  const std::vector<std::pair<pid_t, int>> stopped = seize_all(child.pid());
+  std::vector<pid_t> tids;
+  for (const auto& [tid, sig] : stopped) tids.push_back(tid);
+  EXPECT_GT(tids.size(), 1u);  // the Go runtime's threads
+  patch_vdso(child.pid(), tids, path_of(page));
+  for (const auto& [tid, sig] : stopped) {
+    ::ptrace(PTRACE_DETACH, tid, nullptr, reinterpret_cast<void*>(static_cast<long>(sig)));
+  }
+  child.send("1");
+  EXPECT_NEAR(uuid_v1_unix_ns(child.receive()), plumbing::true_ns() - kHour, kTolerance);
 }
 
 TEST(VdsoPatch, APatchedProcessIsRefusedASecondPatch) {
