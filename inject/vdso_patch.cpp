@@ -273,6 +273,15 @@ std::vector<Mapping> parse_maps(std::string_view text) {
   return maps;
 }
 
+const Mapping& vdso_mapping(const std::vector<Mapping>& maps, pid_t pid) {
+  const auto vdso =
+      std::find_if(maps.begin(), maps.end(), [](const Mapping& m) { return m.name == "[vdso]"; });
+  if (vdso == maps.end()) {
+    throw Refusal(fmt::format("pid {} has no [vdso]: its clock reads are system calls", pid));
+  }
+  return *vdso;
+}
+
 std::vector<std::uint64_t> trampoline_candidates(const std::vector<Mapping>& maps,
                                                  const Mapping& vdso, std::uint64_t size) {
   // [lo, hi): where every byte of the trampoline reaches every byte of the vDSO and its data
@@ -309,11 +318,7 @@ VdsoPatch patch_vdso(pid_t pid, const std::vector<pid_t>& stopped_threads,
   Remote remote(pid, stopped_threads.front());
   prepare_thread(pid, stopped_threads.front(), remote);
   const std::vector<Mapping> maps = parse_maps(read_text(fmt::format("/proc/{}/maps", pid)));
-  const auto vdso =
-      std::find_if(maps.begin(), maps.end(), [](const Mapping& m) { return m.name == "[vdso]"; });
-  if (vdso == maps.end()) {
-    throw Refusal(fmt::format("pid {} has no [vdso]: its clock reads are system calls", pid));
-  }
+  const Mapping* vdso = &vdso_mapping(maps, pid);
   const std::vector<std::uint8_t> image =
       remote.read(vdso->start, vdso->end - vdso->start, "read its vDSO");
   const VdsoEntries entries = find_vdso_entries(image);

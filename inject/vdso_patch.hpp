@@ -80,6 +80,10 @@ struct Mapping {
 // Throws idbench::Error on a line it cannot read.
 std::vector<Mapping> parse_maps(std::string_view text);
 
+// The [vdso] mapping of `maps` (pid `pid`'s); throws Refusal when there is none (a process
+// started with the vDSO disabled reads its clocks by system calls, which this patch cannot reach).
+const Mapping& vdso_mapping(const std::vector<Mapping>& maps, pid_t pid);
+
 // Page-aligned addresses where `size` bytes fit in a gap of `maps`, every byte within ±2 GiB
 // (less a margin for the vDSO's own data pages) of every byte of the vDSO, nearest first. A
 // gap is used 1 MiB away from its neighbours, and never just below [stack] or just above

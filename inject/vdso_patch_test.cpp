@@ -421,6 +421,28 @@ TEST(VdsoPatch, APatchedProcessIsRefusedASecondPatch) {
   expect_offset(read_clocks(child), 0);  // the first patch still works: unarmed, true time
 }
 
+// The x86-64 kernel lets a tracer set a thread's code segment to the 32-bit one (0x23): the
+// thread then reads as running 32-bit code, which patch_vdso must refuse.
+TEST(VdsoPatch, AThreadRunning32BitCodeIsRefused) {
+  ClockPage page;
+  Child child(reader(), Child::Start::kTracedToExec);
+  leave_exec_stop(child.pid(), child.pid());
+  user_regs_struct regs{};
+  child.ptrace_or_throw(PTRACE_GETREGS, &regs);
+  user_regs_struct compat = regs;
+  compat.cs = 0x23;
+  child.ptrace_or_throw(PTRACE_SETREGS, &compat);
+  try {
+    patch_vdso(child.pid(), {child.pid()}, path_of(page));
+    ADD_FAILURE() << "a thread running 32-bit code was patched";
+  } catch (const Refusal& e) {
+    EXPECT_NE(std::string(e.what()).find("32-bit"), std::string::npos) << e.what();
+  }
+  child.ptrace_or_throw(PTRACE_SETREGS, &regs);
+  child.ptrace_or_throw(PTRACE_DETACH);
+  expect_offset(read_clocks(child), 0);
+}
+
 TEST(VdsoPatch, APathThatIsNotAClockPageIsAnErrorAndLeavesTheVdsoAlone) {
   Child child(reader(), Child::Start::kTracedToExec);
   const std::vector<std::uint8_t> before = vdso_text(child.pid());

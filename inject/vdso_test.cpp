@@ -260,6 +260,19 @@ TEST(VdsoMaps, MapsLinesAreRead) {
   EXPECT_THROW(parse_maps("garbage\n"), Error);
 }
 
+TEST(VdsoMaps, AProcessWithoutAVdsoIsRefused) {
+  const std::vector<Mapping> maps = layout();
+  EXPECT_EQ(vdso_mapping(maps, 7).start, kVdso);
+  std::vector<Mapping> without = maps;
+  without.erase(without.begin() + 4);
+  try {
+    vdso_mapping(without, 7);
+    ADD_FAILURE() << "a process without [vdso] was accepted";
+  } catch (const Refusal& e) {
+    EXPECT_NE(std::string(e.what()).find("pid 7 has no [vdso]"), std::string::npos) << e.what();
+  }
+}
+
 TEST(VdsoMaps, CandidatesAreFreeAlignedAndWithinReachNearestFirst) {
   const std::vector<Mapping> maps = layout();
   const Mapping vdso = maps[4];
