@@ -44,8 +44,9 @@ std::string read_text(const std::string& path) {
 void require_x86_64_process(pid_t pid) {
   const std::string exe = fmt::format("/proc/{}/exe", pid);
   const int fd = ::open(exe.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  if (fd < 0) {
     throw Error(fmt::format("pid {}: cannot open {}: {}", pid, exe, std::strerror(errno)));
+  }
   std::uint8_t header[64] = {};
   const ssize_t n = ::pread(fd, header, sizeof header, 0);
   ::close(fd);
@@ -61,8 +62,8 @@ void prepare_thread(pid_t pid, pid_t tid, const Remote& remote) {
       break;
     case StopKind::kInsideSyscall:
       throw Error(
-          fmt::format("pid {}: thread {} is at a fork, clone, seccomp or exit event stop, "
-                      "inside a system call: patch it at another stop",
+          fmt::format("pid {}: thread {} is at an event stop inside a system call (fork, "
+                      "clone, seccomp, exit): patch it at another stop",
                       pid, tid));
     case StopKind::kSyscall:
       // rax is -ENOSYS at an entry stop (and at the exit stop of a call that failed with ENOSYS,
