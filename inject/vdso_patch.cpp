@@ -99,7 +99,7 @@ std::uint64_t map_trampoline(Remote& remote, const std::vector<Mapping>& maps, c
   for (const std::uint64_t at : trampoline_candidates(maps, vdso, size)) {
     const long got = remote.syscall(
         SYS_mmap,
-        {at, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+        {at, size, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
          static_cast<std::uint64_t>(-1), 0},
         step);
     if (static_cast<std::uint64_t>(got) == at) return at;
@@ -203,7 +203,7 @@ std::vector<std::uint8_t> trampoline_bytes(const Layout& layout, const VdsoPatch
   return bytes;
 }
 
-// Maps the page, then writes the trampoline and makes it r-x; returns the relocated prologues.
+// Maps the page, then writes the trampoline; returns the relocated prologues.
 Copies fill_trampoline(Remote& remote, VdsoPatch& patch, const Layout& layout,
                        const VdsoEntries& entries, std::span<const std::uint8_t> image,
                        const std::string& page_path) {
@@ -216,11 +216,6 @@ Copies fill_trampoline(Remote& remote, VdsoPatch& patch, const Layout& layout,
       relocate_all(entries, image, patch.vdso_start, patch.trampoline + layout.stubs);
   remote.write(patch.trampoline, trampoline_bytes(layout, patch, copies, page_path),
                "write the trampoline");
-  const std::string_view step = "make the trampoline r-x";
-  checked(remote,
-          remote.syscall(SYS_mprotect,
-                         {patch.trampoline, layout.size, PROT_READ | PROT_EXEC, 0, 0, 0}, step),
-          step);
   return copies;
 }
 

@@ -13,12 +13,14 @@
 //      and the code segment of its stopped thread), one without a [vdso], or a vDSO whose
 //      layout vdso.hpp does not recognise;
 //   2. maps the trampoline within ±2 GiB of the vDSO (an injected mmap, MAP_FIXED_NOREPLACE, at
-//      the nearest free place /proc/PID/maps shows), read-write;
+//      the nearest free place /proc/PID/maps shows), r-x from the start: /proc/PID/mem writes
+//      it all the same, and a process under a write-xor-execute policy (systemd's
+//      MemoryDenyWriteExecute=, PR_SET_MDWE) may map r-x memory but may not mprotect writable
+//      memory executable;
 //   3. opens `page_path` in the process (the path is written in the new mapping, not on a
 //      thread's stack: a Go goroutine's stack may have no room below its red zone), maps it
 //      PROT_READ, MAP_SHARED, and closes the descriptor; checks the page's magic;
-//   4. writes the trampoline, its parameter block and the relocated prologues, then makes the
-//      mapping r-x (mprotect);
+//   4. writes the trampoline, its parameter block and the relocated prologues;
 //   5. steps any of `stopped_threads` whose rip is inside the bytes about to be overwritten past
 //      them (single steps of the original code);
 //   6. overwrites each entry point's first whole instructions with jmp rel32, padded with int3.

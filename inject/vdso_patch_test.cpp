@@ -407,6 +407,23 @@ TEST(VdsoPatch, ARunningGoProgramIsPatchedWithAllItsThreadsStopped) {
   EXPECT_NEAR(uuid_v1_unix_ns(child.receive()), plumbing::true_ns() - kHour, kTolerance);
 }
 
+// A process under a write-xor-execute policy may not make writable memory executable: the
+// trampoline is mapped r-x from the start (an mprotect to r-x would fail with EACCES here).
+TEST(VdsoPatch, AProcessThatDeniesWriteThenExecuteIsPatched) {
+  ClockPage page;
+  const std::int64_t now = plumbing::true_ns();
+  page.set_line(now, now - kHour, 1.0);
+  ClockPage::Lease lease(page);
+  Child child(reader(), Child::Start::kUntraced);
+  child.send("mdwe");
+  const std::string mdwe = child.receive();
+  if (mdwe != "0") GTEST_SKIP() << "this kernel has no PR_SET_MDWE (errno " << mdwe << ")";
+  seize_and_stop(child);
+  patch_vdso(child.pid(), {child.pid()}, path_of(page));
+  child.ptrace_or_throw(PTRACE_DETACH);
+  expect_offset(read_clocks(child), -kHour);
+}
+
 TEST(VdsoPatch, APatchedProcessIsRefusedASecondPatch) {
   ClockPage page;
   Child child(reader(), Child::Start::kTracedToExec);

@@ -9,15 +9,19 @@
  *   bench N     "<ns per read> <0 or 1>": N reads of CLOCK_REALTIME through libc's
  *               clock_gettime, timed on CLOCK_MONOTONIC by raw system calls (the second number
  *               depends on the reads, so the compiler cannot drop them)
+ *   mdwe        "<0 or errno>": prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN): from then on the
+ *               process may not make writable memory executable (a write-xor-execute policy)
  *
  * Exits 0 at EOF, 2 on an unknown command. Built without the project's options
  * (inject/CMakeLists.txt): it is a program under test, as a user would build it.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
@@ -64,10 +68,14 @@ int main(void) {
   while (fgets(line, sizeof line, stdin) != NULL) {
     if (strcmp(line, "read\n") == 0) {
       read_clocks();
+    } else if (strcmp(line, "mdwe\n") == 0) {
+      printf("%d\n", prctl(65 /* PR_SET_MDWE */, 1 /* PR_MDWE_REFUSE_EXEC_GAIN */, 0, 0, 0) == 0
+                         ? 0
+                         : errno);
     } else if (strncmp(line, "bench ", 6) == 0) {
       bench(strtol(line + 6, NULL, 10));
     } else {
-      fprintf(stderr, "clock_reader: unknown command (want read or bench N)\n");
+      fprintf(stderr, "clock_reader: unknown command (want read, bench N or mdwe)\n");
       return 2;
     }
     fflush(stdout);
