@@ -59,6 +59,27 @@ static inline int64_t ns_of(int64_t sec, int64_t sub, int64_t sub_ns) {
   return sec * kNsPerSec + sub * sub_ns;
 }
 
+/* The page's view as idbench_clock_read gives it, or 0 when a write stays under way past the
+ * page's deadline: a writer killed between its two seq stores leaves seq odd for ever, and the
+ * dead man's switch (past the deadline, true time) must hold then too, instead of every clock
+ * read of the target spinning. The deadline is looked at after the first failed attempt (so
+ * that, once it has passed, a read costs one attempt more) and every 1024th, against
+ * CLOCK_REALTIME_COARSE. */
+static int read_view(const struct idbench_clock_page* page, struct idbench_clock_view* view) {
+  const clock_gettime_fn original = (clock_gettime_fn)idbench_trampoline_params.clock_gettime;
+  for (uint32_t attempt = 1;; ++attempt) {
+    if (idbench_clock_try_read(page, view)) return 1;
+    if (attempt == 1 || (attempt & 1023u) == 0) {
+      /* relaxed: the deadline read is the writer's last or its next; either way the way out
+       * comes within one lease of the writer's death */
+      const int64_t deadline = __atomic_load_n(&page->deadline_ns, __ATOMIC_RELAXED);
+      struct k_timespec now;
+      if (original(IDBENCH_CLOCK_REALTIME_COARSE, &now) != 0) return 0;
+      if (deadline == 0 || ns_of(now.tv_sec, now.tv_nsec, 1) > deadline) return 0;
+    }
+  }
+}
+
 /* Floor division, so a fake time before 1970 still has 0 <= tv_nsec < 1e9. */
 static inline void split_ns(int64_t ns, int64_t* sec, int64_t* rem) {
   int64_t s = ns / kNsPerSec;
@@ -94,7 +115,8 @@ static __attribute__((noinline)) void fake_timespec(const struct idbench_clock_p
                                                     int clock_id, struct k_timespec* ts,
                                                     clock_gettime_fn original) {
   const int realtime = is_realtime(clock_id);
-  const struct idbench_clock_view view = idbench_clock_read(page);
+  struct idbench_clock_view view;
+  if (!read_view(page, &view)) return;
   if (!realtime && clock_id != IDBENCH_CLOCK_TAI && !(view.flags & IDBENCH_CLOCK_MOVE_MONOTONIC)) {
     return; /* an NTP step leaves the monotonic clocks alone */
   }
@@ -123,8 +145,8 @@ HIDDEN int idbench_trampoline_gettimeofday(struct k_timeval* tv, struct k_timezo
   const int rc = original(tv, tz); /* fills tz as the kernel's does */
   if (rc != 0 || tv == 0) return rc;
   const struct idbench_clock_page* page = armed_page();
-  if (page == 0) return rc;
-  const struct idbench_clock_view view = idbench_clock_read(page);
+  struct idbench_clock_view view;
+  if (page == 0 || !read_view(page, &view)) return rc;
   const int64_t true_ns = ns_of(tv->tv_sec, tv->tv_usec, 1000);
   int64_t rem = 0;
   split_ns(idbench_fake_ns(&view, IDBENCH_CLOCK_REALTIME, true_ns, true_ns), &tv->tv_sec, &rem);
@@ -142,11 +164,14 @@ HIDDEN int64_t idbench_trampoline_time(int64_t* tloc) {
   if (page == 0 || clock_gettime(IDBENCH_CLOCK_REALTIME_COARSE, &ts) != 0) {
     return ((time_fn)idbench_trampoline_params.time)(tloc);
   }
-  const struct idbench_clock_view view = idbench_clock_read(page);
+  struct idbench_clock_view view;
   const int64_t true_ns = ns_of(ts.tv_sec, ts.tv_nsec, 1);
+  const int64_t fake_ns = read_view(page, &view)
+                              ? idbench_fake_ns(&view, IDBENCH_CLOCK_REALTIME, true_ns, true_ns)
+                              : true_ns;
   int64_t sec = 0;
   int64_t rem = 0;
-  split_ns(idbench_fake_ns(&view, IDBENCH_CLOCK_REALTIME, true_ns, true_ns), &sec, &rem);
+  split_ns(fake_ns, &sec, &rem);
   if (tloc != 0) *tloc = sec;
   return sec;
 }

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/time.h>
@@ -255,6 +256,27 @@ TEST(VdsoPatch, PastTheDeadlineTheProgramReadsTrueTime) {
   std::this_thread::sleep_for(std::chrono::milliseconds(400));
   ASSERT_NE(page.page().deadline_ns, 0);  // still armed, but the deadline has passed
   expect_offset(read_clocks(*child), 0);
+}
+
+// A writer killed between its two seq stores leaves the page's seq odd for ever: the patched
+// program must not spin in its clock reads for ever, but read true time once the deadline has
+// passed (without the way out, read_clocks times out after 20 s).
+TEST(VdsoPatch, AWriterKilledMidUpdateLeavesTrueTimeOnceTheDeadlinePasses) {
+  ClockPage page;
+  const std::int64_t now = plumbing::true_ns();
+  page.set_line(now, now - kHour, 1.0);
+  page.renew(300'000'000);
+  auto child = patched_reader(page);
+  expect_offset(read_clocks(*child), -kHour);
+  void* writable =
+      ::mmap(nullptr, sizeof(idbench_clock_page), PROT_READ | PROT_WRITE, MAP_SHARED, page.fd(), 0);
+  ASSERT_NE(writable, MAP_FAILED);
+  auto* raw = static_cast<idbench_clock_page*>(writable);
+  // release: as the writer's first store (clock_page.cpp); no second store follows
+  __atomic_store_n(&raw->seq, raw->seq + 1, __ATOMIC_RELEASE);
+  expect_offset(read_clocks(*child), 0);
+  expect_offset(read_clocks(*child), 0);
+  ::munmap(writable, sizeof(idbench_clock_page));
 }
 
 // The Unix time in ns of a version-1 UUID's 60-bit timestamp (100-ns ticks since 1582-10-15).
