@@ -1,10 +1,13 @@
 // vdso_patch_test.cpp — patching real processes' vDSOs: a C program (testdata/clock_reader.c)
 // patched at its exec stop reads the page's faked time through libc's clock_gettime,
 // gettimeofday and time, and true time on CLOCK_MONOTONIC and by raw syscall; a page changed
-// while it runs is seen on the next read; past the deadline it reads true time; a Go program
-// reads the faked time too; a running process is patched after an attach and unpatched, its
-// vDSO text then byte for byte what it was. IDBENCH_VDSO_MEASURE=1 also measures (never asserts)
-// the cost of a read and of a patch.
+// while it runs is seen on the next read; past the deadline it reads true time, also when the
+// writer died mid-update; a Go program reads the faked time too, patched at its exec or with all
+// its threads stopped while it runs; a running process is patched after an attach and unpatched,
+// its vDSO text then byte for byte what it was; a thread stopped inside the overwritten bytes is
+// stepped out; a write-xor-execute process is patched; a second patch, a 32-bit thread and a
+// path that is not a clock page are refused. IDBENCH_VDSO_MEASURE=1 also measures (never
+// asserts) the cost of a read and of a patch.
 #include "inject/vdso_patch.hpp"
 
 #include <fcntl.h>
