@@ -12,8 +12,8 @@
  * Registers: built with -mgeneral-regs-only, so no vector register changes (Go keeps a zero in
  * X15 and its vDSO call sites do not save vector registers); otherwise the System V ABI, as the
  * vDSO's own functions, so every caller of the vDSO (libc, Go, a static binary) can call these.
- * Stack: at most about a hundred bytes over what the original uses (the faking path; the fast
- * path saves three registers).
+ * Stack, over what the original uses: about 50 bytes on the fast path, 160 when faking, 250 when
+ * a write under way is retried (Go calls the vDSO on its system stack, which has room).
  *
  * Cost: unarmed, one extra call and one load of the page's deadline; armed, a seqlock read of one
  * cache line, a 64x64-bit multiplication and a division by a constant (a multiplication).
