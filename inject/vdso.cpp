@@ -200,6 +200,12 @@ std::vector<Instruction> decode_prologue(std::string_view function,
     const auto insn = decode(code.subspan(covered));
     if (!insn) {
       const auto shown = code.subspan(covered, std::min<std::size_t>(8, code.size() - covered));
+      if (covered == 0 && !shown.empty() && shown[0] == 0xe9) {
+        throw Refusal(
+            fmt::format("the vDSO's {} starts with a jump ({}): it is patched already, by "
+                        "idbench or another tool",
+                        function, hex_bytes(shown)));
+      }
       throw Refusal(fmt::format(
           "the vDSO's {} starts with an instruction idbench does not relocate, at byte {}: {} "
           "(known: push reg, mov rbp,rsp, endbr64, and/sub rsp,imm8, lea reg,[rip+disp32], "

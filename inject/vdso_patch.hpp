@@ -28,11 +28,13 @@
 // The process: all its threads must be in a ptrace-stop by the caller (`stopped_threads`, the
 // first of which runs the injected system calls). At a PTRACE_EVENT_EXEC stop (one thread, the
 // new image's vDSO mapped, nothing of it run yet), the thread is first moved to the execve's
-// syscall-exit-stop (PTRACE_SYSCALL), where changed registers hold. On return every thread is
-// in a ptrace-stop again, though maybe another kind (a SIGTRAP signal-delivery-stop): resume it
-// as the stop it was in (PTRACE_CONT with the signal to deliver, or 0; never SIGTRAP). A
-// system call a stop interrupted is restarted as it would have been. Threads the patch did not
-// stop it must not be running (the jumps are written in several writes).
+// syscall-exit-stop (PTRACE_SYSCALL), where changed registers hold. On return, and when it
+// throws, every thread is in a ptrace-stop again, though maybe another kind (a SIGTRAP
+// signal-delivery-stop): resume it as the stop it was in (PTRACE_CONT with the signal to
+// deliver, or 0; never SIGTRAP). A system call a stop interrupted is restarted as it would have
+// been. Threads the caller did not stop must not exist (the jumps are written in several
+// writes). A vDSO already patched (a fork of a patched process inherits the patch) is refused:
+// its entry points start with a jump.
 //
 // unpatch_vdso writes the original bytes back (for a process idbench detaches from but did not
 // start). The trampoline's pages and the page's mapping stay: a thread may be inside the
