@@ -58,22 +58,30 @@ struct idbench_clock_view {
   int64_t monotonic_offset_ns;
 };
 
+/* One attempt of idbench_clock_read: 1 with *v filled when no write was under way, else 0. A
+ * reader that must not wait for ever (the vDSO trampoline: a writer killed between its two seq
+ * stores leaves seq odd) loops over it with its own way out. */
+static inline int idbench_clock_try_read(const struct idbench_clock_page* p,
+                                         struct idbench_clock_view* v) {
+  /* acquire: the fields read below are the ones written before this even seq */
+  const uint32_t s0 = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
+  if (s0 & 1u) return 0;
+  v->flags = __atomic_load_n(&p->flags, __ATOMIC_RELAXED);
+  v->deadline_ns = __atomic_load_n(&p->deadline_ns, __ATOMIC_RELAXED);
+  v->anchor_true_ns = __atomic_load_n(&p->anchor_true_ns, __ATOMIC_RELAXED);
+  v->anchor_fake_ns = __atomic_load_n(&p->anchor_fake_ns, __ATOMIC_RELAXED);
+  v->rate_q32 = __atomic_load_n(&p->rate_q32, __ATOMIC_RELAXED);
+  v->monotonic_offset_ns = __atomic_load_n(&p->monotonic_offset_ns, __ATOMIC_RELAXED);
+  /* acquire fence: the field loads above complete before seq is read again */
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  return __atomic_load_n(&p->seq, __ATOMIC_RELAXED) == s0;
+}
+
 static inline struct idbench_clock_view idbench_clock_read(const struct idbench_clock_page* p) {
   struct idbench_clock_view v;
-  for (;;) {
-    /* acquire: the fields read below are the ones written before this even seq */
-    const uint32_t s0 = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
-    if (s0 & 1u) continue;
-    v.flags = __atomic_load_n(&p->flags, __ATOMIC_RELAXED);
-    v.deadline_ns = __atomic_load_n(&p->deadline_ns, __ATOMIC_RELAXED);
-    v.anchor_true_ns = __atomic_load_n(&p->anchor_true_ns, __ATOMIC_RELAXED);
-    v.anchor_fake_ns = __atomic_load_n(&p->anchor_fake_ns, __ATOMIC_RELAXED);
-    v.rate_q32 = __atomic_load_n(&p->rate_q32, __ATOMIC_RELAXED);
-    v.monotonic_offset_ns = __atomic_load_n(&p->monotonic_offset_ns, __ATOMIC_RELAXED);
-    /* acquire fence: the field loads above complete before seq is read again */
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) == s0) return v;
+  while (!idbench_clock_try_read(p, &v)) {
   }
+  return v;
 }
 
 /* Clock ids (linux/time.h), spelled here so the trampoline needs no system header. */
