@@ -290,12 +290,12 @@ void Tracer::detach_process(pid_t tgid, bool run_hook) {
       continue;
     }
     const Task& t = it->second;
-    long sig = t.parked && t.parked->request == PTRACE_CONT ? t.parked->signal : 0;
-    if (planted_ == PlantedDefect::detach_stopped) sig = SIGSTOP;
+    const long sig = t.parked && t.parked->request == PTRACE_CONT ? t.parked->signal : 0;
     if (!t.vanished) ::ptrace(PTRACE_DETACH, it->first, nullptr, reinterpret_cast<void*>(sig));
     it = tasks_.erase(it);
   }
   holding_.reset();
+  if (planted_ == PlantedDefect::detach_stopped) ::kill(tgid, SIGSTOP);
   if (hook_error) std::rethrow_exception(hook_error);
 }
 

@@ -73,7 +73,7 @@ enum class PlantedDefect {
   no_rewrite,             // raw clock calls are trapped but their results left true
   run_through_group_stop, // a group stop is continued (PTRACE_CONT) instead of PTRACE_LISTEN
   no_exitkill,            // launched without PTRACE_O_EXITKILL
-  detach_stopped,         // each thread is detached with SIGSTOP: left stopped
+  detach_stopped,         // each process is sent SIGSTOP once detached: left stopped
 };
 
 class Tracer {
