@@ -69,11 +69,12 @@ int run(const Request& r) {
 
 int main(int argc, char** argv) {
   Request r;
-  CLI::App app{"idbench-inject: run a program, or attach to a process, with a faked clock "
-               "(ptrace; x86-64 Linux)"};
+  CLI::App app{
+      "idbench-inject: run a program, or attach to a process, with a faked clock "
+      "(ptrace; x86-64 Linux)"};
   app.add_option("--page", r.page_path, "a file that maps the faked clock's page")->required();
-  CLI::Option* pid = app.add_option("--pid", r.pid, "attach to this running process")
-                         ->check(CLI::PositiveNumber);
+  CLI::Option* pid =
+      app.add_option("--pid", r.pid, "attach to this running process")->check(CLI::PositiveNumber);
   CLI::Option* command =
       app.add_option("command", r.command, "the program to launch and its arguments, after --");
   pid->excludes(command);

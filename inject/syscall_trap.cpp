@@ -39,7 +39,7 @@ constexpr sock_filter bpf_load(std::uint32_t offset) {
   return BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offset);
 }
 constexpr sock_filter bpf_jump_if(std::uint32_t k, std::uint8_t skip_if_true,
-                              std::uint8_t skip_if_false) {
+                                  std::uint8_t skip_if_false) {
   return BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, k, skip_if_true, skip_if_false);
 }
 constexpr sock_filter bpf_return(std::uint32_t action) { return BPF_STMT(BPF_RET | BPF_K, action); }
@@ -49,8 +49,8 @@ constexpr std::uint32_t bpf_trace(ClockCall c) {
 
 // The clocks idbench_fake_ns can move; a clock_gettime of any other is allowed.
 constexpr std::uint32_t kFakeableClocks[] = {
-    IDBENCH_CLOCK_REALTIME,         IDBENCH_CLOCK_REALTIME_COARSE, IDBENCH_CLOCK_TAI,
-    IDBENCH_CLOCK_MONOTONIC,        IDBENCH_CLOCK_MONOTONIC_RAW,   IDBENCH_CLOCK_MONOTONIC_COARSE,
+    IDBENCH_CLOCK_REALTIME,  IDBENCH_CLOCK_REALTIME_COARSE, IDBENCH_CLOCK_TAI,
+    IDBENCH_CLOCK_MONOTONIC, IDBENCH_CLOCK_MONOTONIC_RAW,   IDBENCH_CLOCK_MONOTONIC_COARSE,
     IDBENCH_CLOCK_BOOTTIME};
 
 // floor(a / b) and its remainder in [0, b): a faked time before 1970 still makes a valid
@@ -62,10 +62,14 @@ std::int64_t trap_floor_mod(std::int64_t a, std::int64_t b) { return a - trap_fl
 
 long syscall_number_of(ClockCall call) {
   switch (call) {
-    case ClockCall::clock_gettime: return SYS_clock_gettime;
-    case ClockCall::gettimeofday: return SYS_gettimeofday;
-    case ClockCall::time: return SYS_time;
-    case ClockCall::none: break;
+    case ClockCall::clock_gettime:
+      return SYS_clock_gettime;
+    case ClockCall::gettimeofday:
+      return SYS_gettimeofday;
+    case ClockCall::time:
+      return SYS_time;
+    case ClockCall::none:
+      break;
   }
   return -1;
 }
@@ -100,8 +104,8 @@ bool fake_seconds(pid_t tid, const user_regs_struct& r, const idbench_clock_view
   const auto seconds = static_cast<std::int64_t>(r.rax);
   const std::int64_t now = plumbing::true_ns();
   const std::int64_t t = now / kTrapSecondNs == seconds ? now : seconds * kTrapSecondNs;
-  const std::int64_t fake = trap_floor_div(idbench_fake_ns(&v, IDBENCH_CLOCK_REALTIME, t, t),
-                                      kTrapSecondNs);
+  const std::int64_t fake =
+      trap_floor_div(idbench_fake_ns(&v, IDBENCH_CLOCK_REALTIME, t, t), kTrapSecondNs);
   if (fake == seconds) return false;
   const auto out = static_cast<time_t>(fake);
   if (r.rdi != 0 && !write_tracee(tid, r.rdi, &out, sizeof out)) return false;
@@ -114,10 +118,14 @@ bool fake_seconds(pid_t tid, const user_regs_struct& r, const idbench_clock_view
 
 ClockCall clock_call_of(unsigned long event_message) {
   switch (static_cast<ClockCall>(event_message & SECCOMP_RET_DATA)) {
-    case ClockCall::clock_gettime: return ClockCall::clock_gettime;
-    case ClockCall::gettimeofday: return ClockCall::gettimeofday;
-    case ClockCall::time: return ClockCall::time;
-    case ClockCall::none: break;
+    case ClockCall::clock_gettime:
+      return ClockCall::clock_gettime;
+    case ClockCall::gettimeofday:
+      return ClockCall::gettimeofday;
+    case ClockCall::time:
+      return ClockCall::time;
+    case ClockCall::none:
+      break;
   }
   return ClockCall::none;
 }
@@ -202,10 +210,14 @@ bool fake_clock_result(pid_t tid, ClockCall call, const idbench_clock_view& view
   if (static_cast<long>(r.orig_rax) != syscall_number_of(call)) return false;
   if (static_cast<long>(r.rax) < 0) return false;
   switch (call) {
-    case ClockCall::clock_gettime: return fake_timespec(tid, r, view);
-    case ClockCall::gettimeofday: return fake_timeval(tid, r, view);
-    case ClockCall::time: return fake_seconds(tid, r, view);
-    case ClockCall::none: break;
+    case ClockCall::clock_gettime:
+      return fake_timespec(tid, r, view);
+    case ClockCall::gettimeofday:
+      return fake_timeval(tid, r, view);
+    case ClockCall::time:
+      return fake_seconds(tid, r, view);
+    case ClockCall::none:
+      break;
   }
   return false;
 }

@@ -117,9 +117,12 @@ void require_x86_64(pid_t pid) {
 
 const char* stage_name(int stage) {
   switch (stage) {
-    case kStagePrctl: return "cannot set its parent-death signal or no_new_privs";
-    case kStageFilter: return "cannot install the clock filter (seccomp)";
-    default: return "cannot execute it";
+    case kStagePrctl:
+      return "cannot set its parent-death signal or no_new_privs";
+    case kStageFilter:
+      return "cannot install the clock filter (seccomp)";
+    default:
+      return "cannot execute it";
   }
 }
 
@@ -395,14 +398,20 @@ void Tracer::dispatch(pid_t tid, int status) {
   const int sig = WSTOPSIG(status);
   if (sig == kSyscallStop) return on_syscall_stop(tid, t);
   switch (status >> 16) {
-    case 0: return resume(tid, t, {PTRACE_CONT, sig});  // signal-delivery stop: pass it on
-    case PTRACE_EVENT_STOP: return on_event_stop(tid, t, sig);
-    case PTRACE_EVENT_SECCOMP: return on_seccomp_stop(tid, t);
-    case PTRACE_EVENT_EXEC: return on_exec_stop(tid);
+    case 0:
+      return resume(tid, t, {PTRACE_CONT, sig});  // signal-delivery stop: pass it on
+    case PTRACE_EVENT_STOP:
+      return on_event_stop(tid, t, sig);
+    case PTRACE_EVENT_SECCOMP:
+      return on_seccomp_stop(tid, t);
+    case PTRACE_EVENT_EXEC:
+      return on_exec_stop(tid);
     case PTRACE_EVENT_FORK:
     case PTRACE_EVENT_VFORK:
-    case PTRACE_EVENT_CLONE: return on_new_task_stop(tid, t);
-    default: return resume(tid, t, {PTRACE_CONT, 0});
+    case PTRACE_EVENT_CLONE:
+      return on_new_task_stop(tid, t);
+    default:
+      return resume(tid, t, {PTRACE_CONT, 0});
   }
 }
 
@@ -484,7 +493,8 @@ void Tracer::resume(pid_t tid, Task& t, Resume how) {
 
 void Tracer::continue_task(pid_t tid, Task& t, Resume how) {
   const auto request = static_cast<__ptrace_request>(how.request);
-  if (::ptrace(request, tid, nullptr, reinterpret_cast<void*>(static_cast<long>(how.signal))) == 0) {
+  if (::ptrace(request, tid, nullptr, reinterpret_cast<void*>(static_cast<long>(how.signal))) ==
+      0) {
     return;
   }
   // ESRCH: it is being killed, and its exit report comes next. A refused PTRACE_LISTEN (the

@@ -70,10 +70,10 @@ class NotTraceable : public Error {
 // outside a test.
 enum class PlantedDefect {
   none,
-  no_rewrite,             // raw clock calls are trapped but their results left true
-  run_through_group_stop, // a group stop is continued (PTRACE_CONT) instead of PTRACE_LISTEN
-  no_exitkill,            // launched without PTRACE_O_EXITKILL
-  detach_stopped,         // each process is sent SIGSTOP once detached: left stopped
+  no_rewrite,              // raw clock calls are trapped but their results left true
+  run_through_group_stop,  // a group stop is continued (PTRACE_CONT) instead of PTRACE_LISTEN
+  no_exitkill,             // launched without PTRACE_O_EXITKILL
+  detach_stopped,          // each process is sent SIGSTOP once detached: left stopped
 };
 
 class Tracer {
@@ -147,9 +147,9 @@ class Tracer {
   const ClockPageMap* page_;
   PlantedDefect planted_;
   ClockFilter filter_;
-  sigset_t wait_set_{};     // SIGCHLD and the stop signals
-  sigset_t stop_set_{};     // the stop signals
-  sigset_t old_mask_{};     // this thread's mask before; a launched child gets it back
+  sigset_t wait_set_{};  // SIGCHLD and the stop signals
+  sigset_t stop_set_{};  // the stop signals
+  sigset_t old_mask_{};  // this thread's mask before; a launched child gets it back
   std::unordered_map<pid_t, Task> tasks_;
   pid_t root_ = 0;
   bool launched_ = false;

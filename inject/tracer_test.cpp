@@ -5,11 +5,10 @@
 // with it; an attached process is left running and untraced; bad usage and refusals are one
 // line with exit 2 and 3. Each check is also run against a planted defect
 // (idbench-inject --plant-defect) and seen to fail.
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/types.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <climits>
@@ -153,8 +152,9 @@ TEST(IdbenchInject, AGrandchildThroughShIsFaked) {
 // What tracer_probe printed: each line's name and its numbers.
 std::map<std::string, std::vector<std::int64_t>> probe_reads(const std::string& planted) {
   TestPage page(kHourBack);
-  Injector inject(page, launch({beside("idbench-tracer-probe"), "reads",
-                                std::to_string(plumbing::kHarnessClockMark)}),
+  Injector inject(page,
+                  launch({beside("idbench-tracer-probe"), "reads",
+                          std::to_string(plumbing::kHarnessClockMark)}),
                   planted);
   std::string out, err;
   EXPECT_TRUE(inject.process().read_to_end(out, err, plumbing::monotonic_ns() + kAnswerWaitNs));
@@ -213,7 +213,9 @@ struct Pause {
   char state = '?';                   // /proc/PID/stat's letter while paused
   bool answered_while_paused = true;  // a request sent while paused was answered then
   bool answered_after = false;        // ... and after SIGCONT
-  bool works() const { return (state == 't' || state == 'T') && !answered_while_paused && answered_after; }
+  bool works() const {
+    return (state == 't' || state == 'T') && !answered_while_paused && answered_after;
+  }
 };
 
 // SIGSTOP, a request, SIGCONT, sent to the traced ID program (`group`: to the group of
@@ -225,14 +227,17 @@ Pause pause_and_resume(bool group, const std::string& planted) {
   Pause r;
   const pid_t program = launched_child(p.pid());
   if (program == 0 || !id_clock_offset_ns(p)) return r;  // it runs and answers
-  const auto send = [&](int sig) { group ? p.signal(sig) : static_cast<void>(::kill(program, sig)); };
+  const auto send = [&](int sig) {
+    group ? p.signal(sig) : static_cast<void>(::kill(program, sig));
+  };
   send(SIGSTOP);
   fault::fault_testing::polled(program, [](char s) { return s == 't' || s == 'T'; });
   r.state = fault::fault_testing::state_of(program);
   p.send_line("1");
   r.answered_while_paused = p.read_line(plumbing::monotonic_ns() + kSilenceNs).has_value();
   send(SIGCONT);
-  r.answered_after = r.answered_while_paused || p.read_line(plumbing::monotonic_ns() + kAnswerWaitNs);
+  r.answered_after =
+      r.answered_while_paused || p.read_line(plumbing::monotonic_ns() + kAnswerWaitNs);
   std::cout << "state while paused: '" << r.state << "'\n";
   return r;
 }
@@ -261,9 +266,9 @@ bool gone(pid_t pid) {
 // so no parent-death signal reaches it) ends too.
 bool sigkill_takes_the_tree(const std::string& planted) {
   TestPage page(kHourBack);
-  Injector inject(page,
-                  launch({"/bin/sh", "-c", "\"$0\" serve; exit $?", beside("idbench-tracer-probe")}),
-                  planted);
+  Injector inject(
+      page, launch({"/bin/sh", "-c", "\"$0\" serve; exit $?", beside("idbench-tracer-probe")}),
+      planted);
   const auto ready = inject.process().read_line(plumbing::monotonic_ns() + kAnswerWaitNs);
   if (!ready || ready->rfind("ready ", 0) != 0) return false;
   const auto probe = static_cast<pid_t>(std::stol(ready->substr(6)));
@@ -410,8 +415,8 @@ TEST(IdbenchInject, MeasuresWhatAClockReadCostsTracedAndNot) {
     std::vector<double> raw, libc;
     for (int run = 0; run < 5; ++run) {
       std::vector<std::string> argv = s.prefix;
-      argv.insert(argv.end(), {beside("idbench-tracer-probe"), "bench",
-                               std::to_string(s.raw_reads), "5000000"});
+      argv.insert(argv.end(), {beside("idbench-tracer-probe"), "bench", std::to_string(s.raw_reads),
+                               "5000000"});
       const plumbing::CommandResult r = run_to_end(argv);
       std::istringstream words(r.out);
       std::string raw_word, libc_word;
