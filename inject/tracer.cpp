@@ -138,6 +138,13 @@ Tracer::Tracer(const ClockPageMap* page, std::vector<int> stop_signals, PlantedD
     sigaddset(&stop_set_, s);
   }
   ::pthread_sigmask(SIG_BLOCK, &wait_set_, &old_mask_);
+  struct sigaction child {};
+  ::sigaction(SIGCHLD, nullptr, &child);
+  if (child.sa_handler == SIG_IGN || (child.sa_flags & (SA_NOCLDSTOP | SA_NOCLDWAIT)) != 0) {
+    child = {};
+    child.sa_handler = SIG_DFL;
+    ::sigaction(SIGCHLD, &child, nullptr);
+  }
 }
 
 Tracer::~Tracer() {

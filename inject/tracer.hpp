@@ -35,10 +35,13 @@
 // it); an attached one is detached and `run` returns 0.
 //
 // Waiting: the tracer blocks SIGCHLD and the stop signals in its thread and sleeps in
-// sigtimedwait between events (waitpid cannot also wait for a signal). Another thread of the
-// process that leaves SIGCHLD unblocked may take that wake-up; the tracer then sees the event
-// at its next poll, kPollNs later, slower but not wrong: block SIGCHLD before starting threads.
-// It waits with __WNOTHREAD, so children of other threads of its process are not its business.
+// sigtimedwait between events (waitpid cannot also wait for a signal). Every ptrace stop and
+// every traced task's end sends the tracer SIGCHLD, so the poll (kPollNs) is only a backstop:
+// another thread of the process that leaves SIGCHLD unblocked may take that wake-up, and the
+// tracer then sees the event up to kPollNs late; block SIGCHLD before starting threads. A
+// SIGCHLD that is ignored (SIG_IGN, SA_NOCLDSTOP, SA_NOCLDWAIT: inherited through exec, say)
+// would hide stops and reap the program, so the constructor sets it back to SIG_DFL. It waits
+// with __WNOTHREAD, so children of other threads of its process are not its business.
 //
 // Thread safety: thread-compatible, and more: every member must be called on the thread that
 // constructed the Tracer (the kernel takes ptrace requests only from the tracing thread).
@@ -82,10 +85,11 @@ class Tracer {
   ProcessHook on_exec, on_attach, on_detach;
 
   // How long the loop sleeps at most when no SIGCHLD wakes it (see Waiting above).
-  static constexpr std::int64_t kPollNs = 10'000'000;
+  static constexpr std::int64_t kPollNs = 100'000'000;
 
   // `page`: what a launched tree's raw clock calls read (may be null for attach only).
-  // Blocks SIGCHLD and `stop_signals` in this thread until destroyed.
+  // Blocks SIGCHLD and `stop_signals` in this thread until destroyed; an ignored SIGCHLD is
+  // set back to SIG_DFL (process-wide), for good.
   explicit Tracer(const ClockPageMap* page, std::vector<int> stop_signals = {},
                   PlantedDefect planted = PlantedDefect::none);
   // Detaches what is still attached (running its hook, whose error is dropped) and SIGKILLs

@@ -13,10 +13,12 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -287,16 +289,21 @@ TEST(IdbenchInject, APlantedLaunchWithoutExitkillIsCaught) {
   EXPECT_FALSE(sigkill_takes_the_tree("no-exitkill"));
 }
 
-std::optional<long> tracer_pid(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("TracerPid:", 0) == 0) return std::stol(line.substr(10));
+// The TracerPid of each thread of `pid` (/proc/PID/task/TID/status), each value once.
+std::set<long> thread_tracers(pid_t pid) {
+  std::set<long> tracers;
+  const std::string task_dir = "/proc/" + std::to_string(pid) + "/task";
+  for (const auto& thread : std::filesystem::directory_iterator(task_dir)) {
+    std::ifstream in(thread.path() / "status");
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("TracerPid:", 0) == 0) tracers.insert(std::stol(line.substr(10)));
+    }
   }
-  return std::nullopt;
+  return tracers;
 }
 
-// Attaches to a running probe, then SIGTERM to idbench-inject: true when it exited 0 and left
-// the probe untraced, running and answering.
+// Attaches to a running probe (two threads), then SIGTERM to idbench-inject: true when it
+// exited 0 and left every thread of the probe untraced, running and answering.
 bool attach_then_sigterm_leaves_it_running(const std::string& planted) {
   plumbing::TempDir dir("idbench-tracer-test");
   plumbing::ChildProcess probe({beside("idbench-tracer-probe"), "serve"}, our_environment(),
@@ -305,23 +312,24 @@ bool attach_then_sigterm_leaves_it_running(const std::string& planted) {
   if (!ready) return false;
   TestPage page(kHourBack);
   Injector inject(page, {"--pid", std::to_string(probe.pid())}, planted);
-  const pid_t injector = inject.process().pid();
-  for (int i = 0; i < 500 && tracer_pid(probe.pid()) != injector; ++i) {
+  const std::set<long> traced_by_injector = {inject.process().pid()};
+  for (int i = 0; i < 500 && thread_tracers(probe.pid()) != traced_by_injector; ++i) {
     plumbing::sleep_until_mono(plumbing::monotonic_ns() + 10'000'000);
   }
-  EXPECT_EQ(tracer_pid(probe.pid()).value_or(-1), injector) << inject.err();
+  EXPECT_EQ(thread_tracers(probe.pid()), traced_by_injector) << inject.err();
   probe.send_line("read");  // traced, it answers; its raw calls are not faked (no filter)
   const auto traced = probe.read_line(plumbing::monotonic_ns() + kAnswerWaitNs);
   EXPECT_TRUE(traced && about(std::stoll(*traced) - plumbing::true_ns(), 0));
-  ::kill(injector, SIGTERM);
+  ::kill(inject.process().pid(), SIGTERM);
   const auto status = inject.process().wait_until(plumbing::monotonic_ns() + kAnswerWaitNs);
   EXPECT_EQ(status.value_or(-1), 0) << inject.err();
   probe.send_line("read");
   const bool answers = probe.read_line(plumbing::monotonic_ns() + kSilenceNs).has_value();
   const char state = fault::fault_testing::state_of(probe.pid());
-  std::cout << "after detach: TracerPid " << tracer_pid(probe.pid()).value_or(-1) << ", state '"
-            << state << "', answers " << answers << "\n";
-  return tracer_pid(probe.pid()) == 0 && state != 't' && state != 'T' && answers;
+  const std::set<long> tracers = thread_tracers(probe.pid());
+  std::cout << "after detach: TracerPid " << *tracers.rbegin()
+            << " (highest of its threads), state '" << state << "', answers " << answers << "\n";
+  return tracers == std::set<long>{0} && state != 't' && state != 'T' && answers;
 }
 
 TEST(IdbenchInject, AttachThenSigtermLeavesTheProcessRunningUntraced) {
@@ -384,6 +392,28 @@ TEST(IdbenchInject, AttachingToNoProcessOrATracedOneIsARefusal) {
     EXPECT_EQ(r.exit_code, 3) << pid << ": " << r.err;
     EXPECT_TRUE(one_line(r.err)) << pid << ": " << r.err;
   }
+}
+
+TEST(IdbenchInject, AProgramTheKernelCannotExecuteIsOneLineAndExit2) {
+  TestPage page(std::nullopt);
+  plumbing::TempDir dir("idbench-tracer-test");
+  const std::string text = dir.path() + "/not-a-program";
+  std::ofstream(text) << "no interpreter line, no ELF header\n";
+  std::filesystem::permissions(text, std::filesystem::perms::owner_all);
+  const plumbing::CommandResult r = inject_with({"--page", page.path(), "--", text});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(one_line(r.err) && r.err.find("Exec format error") != std::string::npos) << r.err;
+}
+
+// SIGTERM to idbench-inject reaches the program it launched, which ends (by it, here), and the
+// injector with the program's status.
+TEST(IdbenchInject, ASigtermToTheInjectorIsPassedOnToItsProgram) {
+  TestPage page(std::nullopt);
+  Injector inject(page, launch({beside("idbench-tracer-probe"), "serve"}));
+  ASSERT_TRUE(inject.process().read_line(plumbing::monotonic_ns() + kAnswerWaitNs)) << inject.err();
+  ::kill(inject.process().pid(), SIGTERM);
+  const auto status = inject.process().wait_until(plumbing::monotonic_ns() + kAnswerWaitNs);
+  EXPECT_EQ(status.value_or(-1), 128 + SIGTERM) << inject.err();
 }
 
 TEST(IdbenchInject, ALaunchedProgramsExitStatusIsTheInjectors) {

@@ -9,8 +9,8 @@
  *                               monotonic NS     syscall(SYS_clock_gettime, MONOTONIC)
  *                               thread NS        the raw REALTIME read of a thread started now
  *                               libc NS          clock_gettime(REALTIME) through libc (vDSO)
- *   tracer_probe serve        prints "ready PID", then answers each line on stdin with a raw
- *                             REALTIME read (NS); exits at EOF
+ *   tracer_probe serve        starts a thread that sleeps, prints "ready PID", then answers
+ *                             each line on stdin with a raw REALTIME read (NS); exits at EOF
  *   tracer_probe bench N M    N raw REALTIME reads, then M through libc:
  *                             "raw NS-PER-READ libc NS-PER-READ"
  *
@@ -65,7 +65,15 @@ static int reads(uint64_t mark) {
   return 0;
 }
 
+static void* sleep_on(void* unused) {
+  (void)unused;
+  for (;;) pause();
+  return NULL;
+}
+
 static int serve(void) {
+  pthread_t sleeper;
+  if (pthread_create(&sleeper, NULL, sleep_on, NULL) != 0) return 1;
   printf("ready %ld\n", (long)getpid());
   fflush(stdout);
   char line[64];
