@@ -37,6 +37,7 @@ const std::map<std::string, idbench::inject::PlantedDefect> kPlantedDefects = {
     {"run-through-group-stop", idbench::inject::PlantedDefect::run_through_group_stop},
     {"no-exitkill", idbench::inject::PlantedDefect::no_exitkill},
     {"detach-stopped", idbench::inject::PlantedDefect::detach_stopped},
+    {"fake-marked-reads", idbench::inject::PlantedDefect::fake_marked_reads},
 };
 
 struct Request {

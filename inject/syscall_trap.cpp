@@ -130,7 +130,7 @@ ClockCall clock_call_of(unsigned long event_message) {
   return ClockCall::none;
 }
 
-ClockFilter::ClockFilter() {
+ClockFilter::ClockFilter(bool let_marked_reads_pass) {
   code_ = {
       bpf_load(kArchOffset),
       bpf_jump_if(AUDIT_ARCH_X86_64, 1, 0),
@@ -142,14 +142,17 @@ ClockFilter::ClockFilter() {
       bpf_return(bpf_trace(ClockCall::time)),
       bpf_jump_if(SYS_clock_gettime, 1, 0),
       bpf_return(SECCOMP_RET_ALLOW),
-      // the harness's mark in args[2], both halves: its own true-time read passes
-      bpf_load(arg_low(2)),
-      bpf_jump_if(static_cast<std::uint32_t>(plumbing::kHarnessClockMark), 0, 3),
-      bpf_load(arg_high(2)),
-      bpf_jump_if(static_cast<std::uint32_t>(plumbing::kHarnessClockMark >> 32), 0, 1),
-      bpf_return(SECCOMP_RET_ALLOW),
-      bpf_load(arg_low(0)),
   };
+  if (let_marked_reads_pass) {
+    // the harness's mark in args[2], both halves: its own true-time read passes
+    code_.insert(code_.end(),
+                 {bpf_load(arg_low(2)),
+                  bpf_jump_if(static_cast<std::uint32_t>(plumbing::kHarnessClockMark), 0, 3),
+                  bpf_load(arg_high(2)),
+                  bpf_jump_if(static_cast<std::uint32_t>(plumbing::kHarnessClockMark >> 32), 0, 1),
+                  bpf_return(SECCOMP_RET_ALLOW)});
+  }
+  code_.push_back(bpf_load(arg_low(0)));
   // One test per clock, each jumping past the rest and the ALLOW to the TRACE that ends the list.
   constexpr auto n = static_cast<std::uint8_t>(std::size(kFakeableClocks));
   for (std::uint8_t i = 0; i < n; ++i) {

@@ -56,7 +56,9 @@ ClockCall clock_call_of(unsigned long event_message);
 
 class ClockFilter {
  public:
-  ClockFilter();
+  // `let_marked_reads_pass` false is a planted defect, for the tests: the harness's own reads
+  // are trapped and faked like any other.
+  explicit ClockFilter(bool let_marked_reads_pass = true);
   ClockFilter(const ClockFilter&) = delete;
   ClockFilter& operator=(const ClockFilter&) = delete;
 

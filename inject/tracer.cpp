@@ -129,7 +129,7 @@ const char* stage_name(int stage) {
 }  // namespace
 
 Tracer::Tracer(const ClockPageMap* page, std::vector<int> stop_signals, PlantedDefect planted)
-    : page_(page), planted_(planted) {
+    : page_(page), planted_(planted), filter_(planted != PlantedDefect::fake_marked_reads) {
   sigemptyset(&wait_set_);
   sigemptyset(&stop_set_);
   sigaddset(&wait_set_, SIGCHLD);

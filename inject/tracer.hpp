@@ -77,6 +77,7 @@ enum class PlantedDefect {
   run_through_group_stop,  // a group stop is continued (PTRACE_CONT) instead of PTRACE_LISTEN
   no_exitkill,             // launched without PTRACE_O_EXITKILL
   detach_stopped,          // each process is sent SIGSTOP once detached: left stopped
+  fake_marked_reads,       // the filter traps the harness's marked reads too
 };
 
 class Tracer {

@@ -25,6 +25,7 @@
 
 #include "fault/testing/shell_nodes.hpp"
 #include "inject/clock_page.hpp"
+#include "inject/syscall_trap.hpp"
 #include "plumbing/beside_self.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/raw_time.hpp"
@@ -96,6 +97,18 @@ std::vector<std::string> launch(const std::vector<std::string>& command) {
   std::vector<std::string> args = {"--"};
   args.insert(args.end(), command.begin(), command.end());
   return args;
+}
+
+// The tracer's own mapping of the page reads what the writer wrote, and the path it gives the
+// traced processes maps the same page.
+TEST(ClockPageMap, ReadsThePageAndNamesAPathATracedProcessCanMap) {
+  TestPage page(kHourBack);
+  const ClockPageMap tracer_side(page.path());
+  const idbench_clock_view v = tracer_side.view();
+  EXPECT_NE(v.deadline_ns, 0);
+  const ClockPageMap target_side(tracer_side.path_for_targets());
+  EXPECT_EQ(target_side.view().anchor_fake_ns, v.anchor_fake_ns);
+  EXPECT_EQ(target_side.view().anchor_true_ns - target_side.view().anchor_fake_ns, -kHourBack);
 }
 
 // The offset from true time of the clock an ID program (chaos/testdata/clock_program.c) read
@@ -189,6 +202,13 @@ TEST(IdbenchInject, EveryRawClockCallIsFakedButTheHarnessMarkedRead) {
   // Through libc the vDSO answers, which the seccomp filter never sees: true time until the
   // vDSO patch is applied (printed, not asserted: that patch changes it).
   std::cout << "libc clock_gettime offset: " << (r["libc"][0] - now) / 1'000'000 << " ms\n";
+}
+
+TEST(IdbenchInject, APlantedFilterThatTrapsTheHarnessMarkedReadIsCaught) {
+  const std::int64_t now = plumbing::true_ns();
+  auto r = probe_reads("fake-marked-reads");
+  ASSERT_EQ(r["marked"].size(), 1u);
+  EXPECT_FALSE(about(r["marked"][0] - now, 0));
 }
 
 TEST(IdbenchInject, APlantedSeccompPathThatDoesNotRewriteLeavesEveryRawCallTrue) {
