@@ -360,6 +360,44 @@ TEST(IdbenchInject, APlantedDetachThatLeavesTheProcessStoppedIsCaught) {
   EXPECT_FALSE(attach_then_sigterm_leaves_it_running("detach-stopped"));
 }
 
+// A process paused (SIGSTOP) before the injector attaches: true when it stays paused while
+// traced and after the detach, and runs again at SIGCONT (attaching is no SIGCONT).
+bool stays_paused_through_attach_and_detach(const std::string& planted) {
+  plumbing::TempDir dir("idbench-tracer-test");
+  plumbing::ChildProcess probe({beside("idbench-tracer-probe"), "serve"}, our_environment(),
+                               dir.path() + "/probe.err");
+  if (!probe.read_line(plumbing::monotonic_ns() + kAnswerWaitNs)) return false;
+  ::kill(probe.pid(), SIGSTOP);
+  if (!fault::fault_testing::stops(probe.pid())) return false;
+  TestPage page(std::nullopt);
+  Injector inject(page, {"--pid", std::to_string(probe.pid())}, planted);
+  const std::set<long> traced_by_injector = {inject.process().pid()};
+  for (int i = 0; i < 500 && thread_tracers(probe.pid()) != traced_by_injector; ++i) {
+    plumbing::sleep_until_mono(plumbing::monotonic_ns() + 10'000'000);
+  }
+  probe.send_line("read");
+  const bool ran_attached = probe.read_line(plumbing::monotonic_ns() + kSilenceNs).has_value();
+  const char attached = fault::fault_testing::state_of(probe.pid());
+  ::kill(inject.process().pid(), SIGTERM);
+  EXPECT_EQ(inject.process().wait_until(plumbing::monotonic_ns() + kAnswerWaitNs).value_or(-1), 0)
+      << inject.err();
+  const bool untraced = thread_tracers(probe.pid()) == std::set<long>{0};
+  const char detached = fault::fault_testing::state_of(probe.pid());
+  ::kill(probe.pid(), SIGCONT);
+  const bool woke = ran_attached || probe.read_line(plumbing::monotonic_ns() + kAnswerWaitNs);
+  std::cout << "paused: attached '" << attached << "', detached '" << detached << "', ran while "
+            << "attached " << ran_attached << ", woke at SIGCONT " << woke << "\n";
+  return !ran_attached && attached == 't' && untraced && detached == 'T' && woke;
+}
+
+TEST(IdbenchInject, APausedProcessStaysPausedThroughAttachAndDetach) {
+  EXPECT_TRUE(stays_paused_through_attach_and_detach(""));
+}
+
+TEST(IdbenchInject, APlantedAttachThatRunsThroughTheGroupStopIsCaught) {
+  EXPECT_FALSE(stays_paused_through_attach_and_detach("run-through-group-stop"));
+}
+
 plumbing::CommandResult run_to_end(const std::vector<std::string>& argv) {
   plumbing::CommandOptions options;
   options.timeout_ms = 60'000;
