@@ -10,9 +10,10 @@
 // PATH is a file that maps the page, e.g. /proc/<idbench pid>/fd/<n>; the traced processes map
 // it through this process's own descriptor. In a launched tree the raw clock system calls are
 // faked (syscall_trap.hpp); in an attached process they are not (tracer.hpp says why). SIGINT,
-// SIGTERM and SIGHUP are passed on to a launched program, which ends as it chooses; a second
-// one is passed on too. Exit statuses: the program's (launch), 0 (attach), 2 bad usage or a
-// page that cannot be read, 3 a process it refuses to trace (not x86-64, no permission, gone).
+// SIGTERM and SIGHUP are passed on to a launched program, which ends as it chooses (one sent
+// to the whole process group, a terminal's ^C, reaches it twice: from the sender and passed
+// on). Exit statuses: the program's (launch), 0 (attach), 2 bad usage or a page that cannot be
+// read, 3 a process it refuses to trace (not x86-64, no permission, no such process).
 #include <fmt/format.h>
 #include <signal.h>
 #include <unistd.h>

@@ -39,9 +39,13 @@
 // every traced task's end sends the tracer SIGCHLD, so the poll (kPollNs) is only a backstop:
 // another thread of the process that leaves SIGCHLD unblocked may take that wake-up, and the
 // tracer then sees the event up to kPollNs late; block SIGCHLD before starting threads. A
-// SIGCHLD that is ignored (SIG_IGN, SA_NOCLDSTOP, SA_NOCLDWAIT: inherited through exec, say)
-// would hide stops and reap the program, so the constructor sets it back to SIG_DFL. It waits
-// with __WNOTHREAD, so children of other threads of its process are not its business.
+// SIGCHLD that is ignored (SIG_IGN, which exec keeps, or SA_NOCLDSTOP, SA_NOCLDWAIT) would
+// hide stops and reap the program, so the constructor sets it back to SIG_DFL. It waits with
+// __WNOTHREAD, so children of other threads of its process are not its business.
+//
+// A SIGSTOP sent to the tracer's whole process group (a pause of the node it runs in) stops
+// the tracer too: its tracees then wait in ptrace stops ('t') until SIGCONT resumes them all,
+// and a stop signal passed on after that SIGCONT stops nothing (the kernel drops it).
 //
 // Thread safety: thread-compatible, and more: every member must be called on the thread that
 // constructed the Tracer (the kernel takes ptrace requests only from the tracing thread).
