@@ -104,8 +104,9 @@ class Tracer {
   Tracer& operator=(const Tracer&) = delete;
 
   // One of launch or attach, once. launch returns the program's pid; argv[0] is found on
-  // $PATH when it holds no '/'. Throw Error when the program cannot be found or started,
-  // NotTraceable when it cannot be traced.
+  // $PATH when it holds no '/'. Throws Error when the program cannot be found or started,
+  // NotTraceable when it cannot be traced (attach: also what on_attach throws, once the
+  // process is detached again).
   pid_t launch(const std::vector<std::string>& argv, const std::vector<std::string>& env);
   void attach(pid_t pid);
   // Attached processes: each is stopped, unpatched (on_detach) and detached. Launched ones are
@@ -114,7 +115,8 @@ class Tracer {
 
   // Runs until the launched program ends (returns its exit status, or 128 + the signal that
   // killed it), or until the attached process ends or a stop signal arrives (detaches and
-  // returns 0). Throws NotTraceable when a traced process execs a program that is not x86-64.
+  // returns 0). Throws NotTraceable when a traced process execs a program that is not x86-64,
+  // and what on_exec throws; the process is then left held, for the destructor.
   int run();
 
  private:
