@@ -391,6 +391,8 @@ bool stays_paused_through_attach_and_detach(const std::string& planted) {
   EXPECT_EQ(inject.process().wait_until(plumbing::monotonic_ns() + kAnswerWaitNs).value_or(-1), 0)
       << inject.err();
   const bool untraced = thread_tracers(probe.pid()) == std::set<long>{0};
+  // A detached thread is woken to go back into the group stop: 'R' for a moment, then 'T'.
+  patiently_polled(probe.pid(), [](char s) { return s == 'T'; });
   const char detached = fault::fault_testing::state_of(probe.pid());
   ::kill(probe.pid(), SIGCONT);
   const bool woke = ran_attached || probe.read_line(plumbing::monotonic_ns() + kAnswerWaitNs);
