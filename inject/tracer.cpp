@@ -150,7 +150,7 @@ Tracer::Tracer(const ClockPageMap* page, std::vector<int> stop_signals, PlantedD
 Tracer::~Tracer() {
   try {
     detach();
-  } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor has no one to tell
+  } catch (...) {  // a destructor has no one to tell
   }
   if (launched_ && !tasks_.empty()) {
     // As PTRACE_O_EXITKILL does when the tracer ends: each traced task reports its end here
