@@ -52,9 +52,9 @@ template <class F>
 void ClockPage::write(F&& f) {
   std::lock_guard lock(m_);
   const std::uint32_t s = page_->seq;
-  __atomic_store_n(&page_->seq, s + 1, __ATOMIC_RELAXED);
-  // release fence: a reader that sees a field written below also sees the odd seq above
-  __atomic_thread_fence(__ATOMIC_RELEASE);
+  __atomic_store_n(&page_->seq, s + 1, __ATOMIC_RELEASE);
+  // Each field is a release store (below), so a reader that sees a new field value also sees
+  // this odd seq when it reads seq again (clock_page.h).
   f(*page_);
   // release: the fields are visible before the even seq that says they are whole
   __atomic_store_n(&page_->seq, s + 2, __ATOMIC_RELEASE);
@@ -63,27 +63,27 @@ void ClockPage::write(F&& f) {
 void ClockPage::set_line(std::int64_t anchor_true_ns, std::int64_t anchor_fake_ns, double rate) {
   const std::int64_t q = rate_q32(rate);
   write([&](idbench_clock_page& p) {
-    __atomic_store_n(&p.anchor_true_ns, anchor_true_ns, __ATOMIC_RELAXED);
-    __atomic_store_n(&p.anchor_fake_ns, anchor_fake_ns, __ATOMIC_RELAXED);
-    __atomic_store_n(&p.rate_q32, q, __ATOMIC_RELAXED);
+    __atomic_store_n(&p.anchor_true_ns, anchor_true_ns, __ATOMIC_RELEASE);
+    __atomic_store_n(&p.anchor_fake_ns, anchor_fake_ns, __ATOMIC_RELEASE);
+    __atomic_store_n(&p.rate_q32, q, __ATOMIC_RELEASE);
   });
 }
 
 void ClockPage::move_monotonic(std::int64_t offset_ns) {
   write([&](idbench_clock_page& p) {
-    __atomic_store_n(&p.monotonic_offset_ns, offset_ns, __ATOMIC_RELAXED);
-    __atomic_store_n(&p.flags, p.flags | IDBENCH_CLOCK_MOVE_MONOTONIC, __ATOMIC_RELAXED);
+    __atomic_store_n(&p.monotonic_offset_ns, offset_ns, __ATOMIC_RELEASE);
+    __atomic_store_n(&p.flags, p.flags | IDBENCH_CLOCK_MOVE_MONOTONIC, __ATOMIC_RELEASE);
   });
 }
 
 void ClockPage::renew(std::int64_t lease_ns) {
   const std::int64_t deadline = plumbing::true_ns() + lease_ns;
   write(
-      [&](idbench_clock_page& p) { __atomic_store_n(&p.deadline_ns, deadline, __ATOMIC_RELAXED); });
+      [&](idbench_clock_page& p) { __atomic_store_n(&p.deadline_ns, deadline, __ATOMIC_RELEASE); });
 }
 
 void ClockPage::disarm() {
-  write([](idbench_clock_page& p) { __atomic_store_n(&p.deadline_ns, 0, __ATOMIC_RELAXED); });
+  write([](idbench_clock_page& p) { __atomic_store_n(&p.deadline_ns, 0, __ATOMIC_RELEASE); });
 }
 
 ClockPage::Lease::Lease(ClockPage& page, std::int64_t lease_ns) : page_(page), lease_ns_(lease_ns) {

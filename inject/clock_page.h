@@ -16,7 +16,7 @@
  * to undo anything. A deadline of 0 means the page is not armed: true time.
  *
  * Writing (one writer, idbench): seq is made odd, the fields are written, seq is made even
- * again, with release ordering; a reader retries while seq is odd or changed under it (a
+ * again, each a release store; a reader retries while seq is odd or changed under it (a
  * seqlock), so it never reads half of an update.
  *
  * MONOTONIC and BOOTTIME do not move with an NTP step. Only when `flags` has
@@ -66,14 +66,16 @@ static inline int idbench_clock_try_read(const struct idbench_clock_page* p,
   /* acquire: the fields read below are the ones written before this even seq */
   const uint32_t s0 = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
   if (s0 & 1u) return 0;
-  v->flags = __atomic_load_n(&p->flags, __ATOMIC_RELAXED);
-  v->deadline_ns = __atomic_load_n(&p->deadline_ns, __ATOMIC_RELAXED);
-  v->anchor_true_ns = __atomic_load_n(&p->anchor_true_ns, __ATOMIC_RELAXED);
-  v->anchor_fake_ns = __atomic_load_n(&p->anchor_fake_ns, __ATOMIC_RELAXED);
-  v->rate_q32 = __atomic_load_n(&p->rate_q32, __ATOMIC_RELAXED);
-  v->monotonic_offset_ns = __atomic_load_n(&p->monotonic_offset_ns, __ATOMIC_RELAXED);
-  /* acquire fence: the field loads above complete before seq is read again */
-  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  /* Acquire loads, not a fence (ThreadSanitizer does not model fences): seq is read again
+   * after them and cannot be hoisted above any, and a field the writer has already changed was
+   * stored with release after the odd seq, so that seq is visible to the second read below. On
+   * x86-64 each is a plain load. */
+  v->flags = __atomic_load_n(&p->flags, __ATOMIC_ACQUIRE);
+  v->deadline_ns = __atomic_load_n(&p->deadline_ns, __ATOMIC_ACQUIRE);
+  v->anchor_true_ns = __atomic_load_n(&p->anchor_true_ns, __ATOMIC_ACQUIRE);
+  v->anchor_fake_ns = __atomic_load_n(&p->anchor_fake_ns, __ATOMIC_ACQUIRE);
+  v->rate_q32 = __atomic_load_n(&p->rate_q32, __ATOMIC_ACQUIRE);
+  v->monotonic_offset_ns = __atomic_load_n(&p->monotonic_offset_ns, __ATOMIC_ACQUIRE);
   return __atomic_load_n(&p->seq, __ATOMIC_RELAXED) == s0;
 }
 

@@ -24,7 +24,10 @@
 
 namespace idbench::inject {
 
-// A process, or a vDSO, that idbench does not know how to fake the clock of: it is left alone.
+// A process, or a vDSO, that idbench may not or does not know how to fake the clock of: it does
+// not exist, it is not an x86-64 program, the kernel refuses to let it be traced (EPERM:
+// another tracer, or no permission), or its vDSO is not one idbench recognises. It is left
+// alone, and idbench-inject exits 3.
 class Refusal : public Error {
  public:
   using Error::Error;
