@@ -232,24 +232,32 @@ case "$part" in
     ;;
   go-chaos)
     require_go
-    # Go reads the wall clock through the vDSO, not libc, so libfaketime never reaches it: the
-    # verdict (its --json) must be "fault not applied" with none of the 6 steps seen, exit 1,
-    # never kept. When a clock injector that reaches Go exists, this is the test to change.
-    "$idbench" chaos --exec "$go_adapter google-uuid-v1" --id-time uuid --scenario ntp-step-back \
-      --time-scale 0.3 --rate 20000 --batch 100 --quiet --json >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    /usr/bin/python3 - "$tmp/out" <<'PY' >"$tmp/verdict" 2>&1
+    # go_chaos INJECTOR VERDICT APPLIED RC: google-uuid-v1 under ntp-step-back, judged by its
+    # --json: the verdict's first word, how many of the 6 steps its IDs showed, and the exit.
+    go_chaos() {
+      local injector=$1 verdict=$2 applied=$3 want_rc=$4 rc
+      "$idbench" chaos --exec "$go_adapter google-uuid-v1" --id-time uuid --scenario ntp-step-back \
+        --time-scale 0.3 --rate 20000 --batch 100 --clock-injector "$injector" --quiet --json \
+        >"$tmp/out" 2>"$tmp/err"
+      rc=$?
+      /usr/bin/python3 - "$tmp/out" "$verdict" "$applied" <<'PY' >"$tmp/verdict" 2>&1
 import json, sys
 run = json.load(open(sys.argv[1]))
 outcomes = [f["outcome"] for f in run["fault_check"]["faults"]]
-ok = (run["fault_verdict"]["verdict"] == "fault not applied" and not run["fault_verdict"]["passed"]
-      and run["fault_check"]["applied"] is False and outcomes == ["not applied"] * 6)
+seen = outcomes.count("applied")
 print(run["fault_verdict"]["verdict"], outcomes)
-sys.exit(0 if ok else 1)
+sys.exit(0 if run["fault_verdict"]["verdict"] == sys.argv[2] and len(outcomes) == 6
+         and seen == int(sys.argv[3]) else 1)
 PY
-    [ $? -eq 0 ] && [ "$rc" -eq 1 ] &&
-      ok "go google-uuid-v1 under ntp-step-back: fault not applied (0 of 6 steps), exit 1" ||
-      fail "go google-uuid-v1 under ntp-step-back: exit $rc, want 1; verdict: $(cat "$tmp/verdict")"
+      [ $? -eq 0 ] && [ "$rc" -eq "$want_rc" ] &&
+        ok "go google-uuid-v1 under ntp-step-back, $injector: $verdict ($applied of 6 steps), exit $rc" ||
+        fail "go google-uuid-v1 under ntp-step-back, $injector: exit $rc, want $want_rc; verdict: $(cat "$tmp/verdict")"
+    }
+    # Go reads the wall clock through the vDSO, not libc: libfaketime never reaches it, and the
+    # verdict is "fault not applied", never kept. The ptrace injector patches the vDSO of every
+    # process in the node's tree: all 6 steps reach it, and its clock sequence keeps it unique.
+    go_chaos libfaketime "fault not applied" 0 1
+    go_chaos ptrace kept 6 0
     ;;
   *)
     echo "usage: adapters_test.sh IDBENCH launcher|python|node | go|go-chaos GO_ADAPTER [MISSING]" >&2

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of `idbench chaos --exec`: the fault check on a program that reads the clock
-# by raw syscall (statically linked: libfaketime never reaches it) and on its libc twin, no
-# program left behind after a kill -9 of its node or of idbench, and Python's uuid1 under
-# ntp-step-back. Usage: chaos_exec_test.sh IDBENCH RAW_PROGRAM LIBC_PROGRAM ADAPTER
+# by raw syscall (statically linked: libfaketime never reaches it, the ptrace injector does)
+# and on its libc twin, no program left behind after a kill -9 of its node or of idbench, and
+# Python's uuid1 under ntp-step-back. Usage: chaos_exec_test.sh IDBENCH RAW_PROGRAM LIBC_PROGRAM ADAPTER
 set -euo pipefail
 bin=$1 raw=$2 libc=$3 adapter=$4
 tmp=$(mktemp -d)
@@ -48,6 +48,27 @@ done
 run 0 --exec "$libc" --id-time layout --layout twitter --scenario ntp-step-back "${quick[@]}"
 head -1 "$tmp/out" | grep -q ": kept: 0 duplicates" || fail "libc: $(head -1 "$tmp/out")"
 grep -q "6 of 6 clock faults applied" "$tmp/out" || fail "libc: $(grep 'fault check' "$tmp/out")"
+
+# The ptrace injector reaches what libfaketime cannot: the static raw-syscall program's clock
+# reads are trapped and rewritten, so every fault is applied, and it keeps its promise.
+run 0 --exec "$raw" --id-time layout --layout twitter --scenario ntp-step-back \
+  --clock-injector ptrace "${quick[@]}"
+head -1 "$tmp/out" | grep -q ": kept: 0 duplicates" || fail "raw, ptrace: $(head -1 "$tmp/out")"
+grep -q "6 of 6 clock faults applied" "$tmp/out" ||
+  fail "raw, ptrace: $(grep 'fault check' "$tmp/out")"
+
+# A node the injector refuses (exit 3, its one line) is that refusal, exit 3, never a run on
+# the true clock; a stand-in injector ($IDBENCH_INJECT) plays the refusal.
+printf '#!/bin/sh\necho "idbench-inject: process 42: a vDSO it does not recognise" >&2\nexit 3\n' \
+  >"$tmp/refusing-inject"
+chmod +x "$tmp/refusing-inject"
+got=0
+IDBENCH_INJECT=$tmp/refusing-inject "$bin" chaos --variant cas --scenario ntp-step-back \
+  --clock-injector ptrace --time-scale 0.3 --quiet >"$tmp/out" 2>"$tmp/err" || got=$?
+[ "$got" = 3 ] || fail "a refused node: exit $got, not 3: $(cat "$tmp/err")"
+grep -q "^idbench: node [01]: idbench-inject: process 42: a vDSO it does not recognise$" \
+  "$tmp/err" || fail "a refused node: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "a refused node: not one line: $(cat "$tmp/err")"
 
 # Each node thread runs its own instance with its own node id: two instances that ignore it
 # repeat each other's IDs, which is a repeat across instances, never within one.

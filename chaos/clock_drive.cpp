@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <utility>
 
 #include "chaos/faketime.hpp"
@@ -48,11 +49,18 @@ class FaketimeDrive : public ClockDrive {
   std::vector<std::int64_t> lib_start_;
 };
 
+// $IDBENCH_INJECT if set (a test's stand-in), else idbench-inject beside this executable.
+std::string inject_program() {
+  const char* path = std::getenv("IDBENCH_INJECT");
+  return path != nullptr && *path != '\0' ? std::string(path)
+                                          : plumbing::program_beside_self("idbench-inject");
+}
+
 // ptrace: a page per node, each node's tree under idbench-inject, which maps the page into
 // every process it traces through this process's descriptor of it.
 class PtraceDrive : public ClockDrive {
  public:
-  explicit PtraceDrive(int nodes) : inject_(plumbing::program_beside_self("idbench-inject")) {
+  explicit PtraceDrive(int nodes) : inject_(inject_program()) {
     for (int k = 0; k < nodes; ++k) {
       pages_.push_back(std::make_unique<inject::ClockPage>());
       leases_.push_back(std::make_unique<inject::ClockPage::Lease>(*pages_.back()));

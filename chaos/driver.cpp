@@ -27,8 +27,10 @@
 #include "fault/schedule.hpp"
 #include "fault/timeline.hpp"
 #include "plumbing/beside_self.hpp"
+#include "plumbing/exit_codes.hpp"
 #include "plumbing/raw_time.hpp"
 #include "plumbing/temp_dir.hpp"
+#include "plumbing/text_tail.hpp"
 
 namespace idbench::chaos {
 namespace {
@@ -187,11 +189,19 @@ class ChaosRun {
 
   // A node's own program fault, when that is what ended it: one line, exit 2, as `generate`
   // reports it. Else the fleet names the node with its status and its last words.
+  // A node the ptrace injector refused to fake (exit 3: not traceable, a vDSO it does not
+  // recognise) is that refusal, exit 3: never a run on the true clock.
   void name_failure(const fault::NodeFailure& f) const {
     std::string program = read_text_file(
         fmt::format("{}/{}", paths_.dir, program_error_file_name(f.node, f.incarnation)));
     while (!program.empty() && program.back() == '\n') program.pop_back();
     if (!program.empty()) throw external::ProgramError(program);
+    if (drive_->injector() == ClockInjector::ptrace && f.status == kExitRefused) {
+      const std::string said = plumbing::text_tail(f.stderr_text, {.lines = 1});
+      if (said.starts_with("idbench-inject:")) {
+        throw Refused(fmt::format("node {}: {}", f.node, said));
+      }
+    }
   }
 
   // Starts node n (again, after a kill), reads its "ready T F" and sets its clock: until the

@@ -116,6 +116,9 @@ int main(int argc, char** argv) {
   } catch (const idbench::ClockError& e) {
     fmt::print(stderr, "idbench: {}\n", e.what());
     return kExitRefused;
+  } catch (const idbench::Refused& e) {
+    fmt::print(stderr, "idbench: {}\n", e.what());
+    return kExitRefused;
   } catch (const idbench::Error& e) {
     fmt::print(stderr, "idbench: {}\n", e.what());
     return kExitBadInput;

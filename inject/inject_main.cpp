@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -58,6 +60,21 @@ std::vector<std::string> environment() {
   return env;
 }
 
+// A process in a group stop (SIGSTOP) cannot run the system calls that patch its vDSO until it
+// is continued, and idbench must not continue a process it did not stop: it is refused, left
+// stopped and untraced.
+void refuse_if_stopped(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t paren = text.rfind(')');
+  if (paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'T') {
+    throw idbench::inject::Refusal(fmt::format(
+        "process {} is stopped (SIGSTOP): its clock can be faked only while it runs; continue "
+        "it (SIGCONT) first",
+        pid));
+  }
+}
+
 int run(const Request& r) {
   const idbench::inject::ClockPageMap page(r.page_path);
   idbench::inject::Tracer tracer(&page, {SIGINT, SIGTERM, SIGHUP}, kPlantedDefects.at(r.planted));
@@ -77,6 +94,7 @@ int run(const Request& r) {
     }
   };
   if (r.pid != 0) {
+    refuse_if_stopped(r.pid);
     tracer.attach(r.pid);
   } else {
     tracer.launch(r.command, environment());

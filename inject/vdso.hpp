@@ -28,9 +28,9 @@ namespace idbench::inject {
 // not exist, it is not an x86-64 program, the kernel refuses to let it be traced (EPERM:
 // another tracer, or no permission), or its vDSO is not one idbench recognises. It is left
 // alone, and idbench-inject exits 3.
-class Refusal : public Error {
+class Refusal : public Refused {
  public:
-  using Error::Error;
+  using Refused::Refused;
 };
 
 // Throws Refusal unless `header` starts a 64-bit little-endian x86-64 ELF file; `what` names

@@ -20,6 +20,13 @@ class Error : public std::runtime_error {
   explicit Error(const char* what) : Error(std::string(what)) {}
 };
 
+// What idbench will not do rather than do it wrongly, before a run begins: fake the clock of a
+// process it may not trace or whose vDSO it does not recognise (exit 3, as a refusal is).
+class Refused : public Error {
+ public:
+  using Error::Error;
+};
+
 // `text` as one printable line: valid UTF-8 kept, every control byte (and DEL) and every byte
 // that is not part of a valid UTF-8 sequence written as `\n`, `\r`, `\t` or `\xNN`.
 std::string one_line(std::string_view text);
