@@ -85,8 +85,7 @@ class PtraceDrive : public ClockDrive {
   ClockInjector injector() const override { return ClockInjector::ptrace; }
 
   fault::NodeLaunch launch(const NodeClock& n, std::vector<std::string> argv) const override {
-    std::vector<std::string> wrapped = {
-        inject_, "--page", fmt::format("/proc/{}/fd/{}", ::getpid(), pages_[at(n)]->fd()), "--"};
+    std::vector<std::string> wrapped = {inject_, "--page", pages_[at(n)]->path(), "--"};
     wrapped.insert(wrapped.end(), std::make_move_iterator(argv.begin()),
                    std::make_move_iterator(argv.end()));
     return {std::move(wrapped), traced_environment(), {}};

@@ -42,6 +42,10 @@ ClockPage::ClockPage() {
   __atomic_store_n(&page_->magic, IDBENCH_CLOCK_PAGE_MAGIC, __ATOMIC_RELEASE);
 }
 
+std::string ClockPage::path() const {
+  return "/proc/" + std::to_string(::getpid()) + "/fd/" + std::to_string(fd_);
+}
+
 ClockPage::~ClockPage() {
   ::munmap(page_, static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)));
   ::close(fd_);

@@ -20,6 +20,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "inject/clock_page.h"
@@ -39,6 +40,8 @@ class ClockPage {
   ClockPage& operator=(const ClockPage&) = delete;
 
   int fd() const { return fd_; }
+  // The path another process opens to map this page: /proc/<this pid>/fd/<fd()>.
+  std::string path() const;
   const idbench_clock_page& page() const { return *page_; }
 
   void set_line(std::int64_t anchor_true_ns, std::int64_t anchor_fake_ns, double rate);

@@ -66,9 +66,7 @@ class TestPage {
     page_.set_line(now, now + *step_ns, 1.0);
     lease_.emplace(page_);
   }
-  std::string path() const {
-    return "/proc/" + std::to_string(::getpid()) + "/fd/" + std::to_string(page_.fd());
-  }
+  std::string path() const { return page_.path(); }
 
  private:
   ClockPage page_;
@@ -393,9 +391,7 @@ TEST(IdbenchInject, AnAttachedProcessReadsThePageUntilTheDeadlineOnceTheInjector
   constexpr std::int64_t kLeaseNs = 3 * kTracerSec;
   page.renew(kLeaseNs);  // renewed by nobody from here on
   const std::int64_t deadline = plumbing::true_ns() + kLeaseNs;
-  const std::string path =
-      "/proc/" + std::to_string(::getpid()) + "/fd/" + std::to_string(page.fd());
-  Injector inject(path, {"--pid", std::to_string(reader.pid())});
+  Injector inject(page.path(), {"--pid", std::to_string(reader.pid())});
   const std::set<long> traced_by_injector = {inject.process().pid()};
   for (int i = 0; i < 500 && thread_tracers(reader.pid()) != traced_by_injector; ++i) {
     plumbing::sleep_until_mono(plumbing::monotonic_ns() + 10'000'000);

@@ -3,7 +3,7 @@
 // applies the clock page's fault schedule (clock_page.h), at vDSO speed.
 //
 //   ClockPage page;                                          // in idbench
-//   const std::string path = fmt::format("/proc/{}/fd/{}", getpid(), page.fd());
+//   const std::string path = page.path();                     // /proc/<our pid>/fd/<its fd>
 //   VdsoPatch patch = patch_vdso(pid, {pid}, path);          // at its PTRACE_EVENT_EXEC stop
 //   ...
 //   unpatch_vdso(pid, patch);                                // before detaching from it

@@ -49,10 +49,6 @@ constexpr std::int64_t kTolerance = kSec;  // a loaded 2-core machine; the fault
 // ptrace's data argument for options.
 void* options(unsigned long flags) { return reinterpret_cast<void*>(flags); }
 
-std::string path_of(const ClockPage& page) {
-  return fmt::format("/proc/{}/fd/{}", ::getpid(), page.fd());
-}
-
 // A child process with a pipe to its stdin and one from its stdout, killed and reaped at the
 // end (and killed by the kernel if this process dies: PR_SET_PDEATHSIG, PTRACE_O_EXITKILL).
 class Child {
@@ -190,7 +186,7 @@ std::vector<std::string> reader() { return {IDBENCH_CLOCK_READER}; }
 // The reader, patched at its exec stop and let go (detached).
 std::unique_ptr<Child> patched_reader(const ClockPage& page, VdsoPatch* patch = nullptr) {
   auto child = std::make_unique<Child>(reader(), Child::Start::kTracedToExec);
-  const VdsoPatch p = patch_vdso(child->pid(), {child->pid()}, path_of(page));
+  const VdsoPatch p = patch_vdso(child->pid(), {child->pid()}, page.path());
   if (patch != nullptr) *patch = p;
   child->ptrace_or_throw(PTRACE_DETACH);
   return child;
@@ -293,18 +289,28 @@ std::int64_t uuid_v1_unix_ns(const std::string& text) {
   return static_cast<std::int64_t>(ticks - kGregorianToUnix) * 100;
 }
 
-TEST(VdsoPatch, AGoProgramReadsTheFakedTimeToo) {
-  const std::string go_adapter = IDBENCH_GO_ADAPTER;
-  if (::access(go_adapter.c_str(), X_OK) != 0) {
-    GTEST_SKIP() << go_adapter << " is not built: the Go toolchain or the Go ID libraries are "
-                 << "not installed (adapters/go names the Debian packages)";
-  }
-  ClockPage page;
+// Why the Go adapter cannot be run, or "" when it can.
+std::string go_adapter_missing(const std::string& go_adapter) {
+  if (::access(go_adapter.c_str(), X_OK) == 0) return "";
+  return go_adapter +
+         " is not built: the Go toolchain or the Go ID libraries are not installed "
+         "(adapters/go names the Debian packages)";
+}
+
+// The page's clock an hour behind true time from now on.
+void set_an_hour_back(ClockPage& page) {
   const std::int64_t now = plumbing::true_ns();
   page.set_line(now, now - kHour, 1.0);
+}
+
+TEST(VdsoPatch, AGoProgramReadsTheFakedTimeToo) {
+  const std::string go_adapter = IDBENCH_GO_ADAPTER;
+  if (const std::string why = go_adapter_missing(go_adapter); !why.empty()) GTEST_SKIP() << why;
+  ClockPage page;
+  set_an_hour_back(page);
   ClockPage::Lease lease(page);
   Child child({go_adapter, "google-uuid-v1"}, Child::Start::kTracedToExec);
-  patch_vdso(child.pid(), {child.pid()}, path_of(page));
+  patch_vdso(child.pid(), {child.pid()}, page.path());
   child.ptrace_or_throw(PTRACE_DETACH);
   child.send("1");
   const std::int64_t id_ns = uuid_v1_unix_ns(child.receive());
@@ -363,7 +369,7 @@ TEST(VdsoPatch, ARunningProcessIsPatchedAfterAnAttachAndUnpatchedByteForByte) {
   expect_offset(read_clocks(child), 0);
   seize_and_stop(child);  // it is blocked reading its stdin: the read must restart
   const std::vector<std::uint8_t> before = vdso_text(child.pid());
-  const VdsoPatch patch = patch_vdso(child.pid(), {child.pid()}, path_of(page));
+  const VdsoPatch patch = patch_vdso(child.pid(), {child.pid()}, page.path());
   ASSERT_EQ(patch.entries.size(), 3u);
   EXPECT_NE(vdso_text(child.pid()), before);
   child.ptrace_or_throw(PTRACE_CONT);
@@ -409,13 +415,9 @@ std::vector<std::pair<pid_t, int>> seize_all(pid_t pid) {
 
 TEST(VdsoPatch, ARunningGoProgramIsPatchedWithAllItsThreadsStopped) {
   const std::string go_adapter = IDBENCH_GO_ADAPTER;
-  if (::access(go_adapter.c_str(), X_OK) != 0) {
-    GTEST_SKIP() << go_adapter << " is not built: the Go toolchain or the Go ID libraries are "
-                 << "not installed (adapters/go names the Debian packages)";
-  }
+  if (const std::string why = go_adapter_missing(go_adapter); !why.empty()) GTEST_SKIP() << why;
   ClockPage page;
-  const std::int64_t now = plumbing::true_ns();
-  page.set_line(now, now - kHour, 1.0);
+  set_an_hour_back(page);
   ClockPage::Lease lease(page);
   Child child({go_adapter, "google-uuid-v1"}, Child::Start::kUntraced);
   child.send("1");
@@ -424,7 +426,7 @@ TEST(VdsoPatch, ARunningGoProgramIsPatchedWithAllItsThreadsStopped) {
   std::vector<pid_t> tids;
   for (const auto& [tid, sig] : stopped) tids.push_back(tid);
   EXPECT_GT(tids.size(), 1u);  // the Go runtime's threads
-  patch_vdso(child.pid(), tids, path_of(page));
+  patch_vdso(child.pid(), tids, page.path());
   for (const auto& [tid, sig] : stopped) {
     ::ptrace(PTRACE_DETACH, tid, nullptr, reinterpret_cast<void*>(static_cast<long>(sig)));
   }
@@ -444,7 +446,7 @@ TEST(VdsoPatch, AProcessThatDeniesWriteThenExecuteIsPatched) {
   const std::string mdwe = child.receive();
   if (mdwe != "0") GTEST_SKIP() << "this kernel has no PR_SET_MDWE (errno " << mdwe << ")";
   seize_and_stop(child);
-  patch_vdso(child.pid(), {child.pid()}, path_of(page));
+  patch_vdso(child.pid(), {child.pid()}, page.path());
   child.ptrace_or_throw(PTRACE_DETACH);
   expect_offset(read_clocks(child), -kHour);
 }
@@ -452,9 +454,9 @@ TEST(VdsoPatch, AProcessThatDeniesWriteThenExecuteIsPatched) {
 TEST(VdsoPatch, APatchedProcessIsRefusedASecondPatch) {
   ClockPage page;
   Child child(reader(), Child::Start::kTracedToExec);
-  patch_vdso(child.pid(), {child.pid()}, path_of(page));
+  patch_vdso(child.pid(), {child.pid()}, page.path());
   try {
-    patch_vdso(child.pid(), {child.pid()}, path_of(page));
+    patch_vdso(child.pid(), {child.pid()}, page.path());
     ADD_FAILURE() << "a second patch was not refused";
   } catch (const Refusal& e) {
     EXPECT_NE(std::string(e.what()).find("patched already"), std::string::npos) << e.what();
@@ -475,7 +477,7 @@ TEST(VdsoPatch, AThreadRunning32BitCodeIsRefused) {
   compat.cs = 0x23;
   child.ptrace_or_throw(PTRACE_SETREGS, &compat);
   try {
-    patch_vdso(child.pid(), {child.pid()}, path_of(page));
+    patch_vdso(child.pid(), {child.pid()}, page.path());
     ADD_FAILURE() << "a thread running 32-bit code was patched";
   } catch (const Refusal& e) {
     EXPECT_NE(std::string(e.what()).find("32-bit"), std::string::npos) << e.what();
@@ -519,7 +521,7 @@ TEST(VdsoPatch, AThreadInsideTheDisplacedBytesIsSteppedOut) {
   regs.rdi = 0;                    // CLOCK_REALTIME
   regs.rsi = at_start.rsp - 4096;  // a buffer well below the initial stack pointer
   child.ptrace_or_throw(PTRACE_SETREGS, &regs);
-  const VdsoPatch patch = patch_vdso(child.pid(), {child.pid()}, path_of(page));
+  const VdsoPatch patch = patch_vdso(child.pid(), {child.pid()}, page.path());
   child.ptrace_or_throw(PTRACE_GETREGS, &regs);
   EXPECT_GE(regs.rip, patch.entries[0].address + patch.entries[0].jump.size());
   EXPECT_LT(regs.rip, entry + clock_gettime.size);
@@ -554,7 +556,7 @@ TEST(VdsoPatchMeasure, ReadCostNativeUnarmedArmedAndPatchTime) {
   for (int i = 0; i < 5; ++i) {
     Child child(reader(), Child::Start::kTracedToExec);
     const std::int64_t start = plumbing::monotonic_ns();
-    patch_vdso(child.pid(), {child.pid()}, path_of(unarmed_page));
+    patch_vdso(child.pid(), {child.pid()}, unarmed_page.path());
     patch_us.push_back(static_cast<double>(plumbing::monotonic_ns() - start) / 1e3);
   }
   Child native(reader(), Child::Start::kUntraced);
