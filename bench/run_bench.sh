@@ -12,7 +12,7 @@
 #
 # Then the real systems: `idbench real --system quick` (quick: MariaDB AUTO_INCREMENT and the
 # ticket pair on MyISAM and InnoDB, 1 and 8 clients, 1 and 1,000 IDs per request, flush 1 and
-# 2, 2 s per cell; about 2 min; then the locality of each system's real IDs, about 50 s) or
+# 2, 1.5 s per cell; about 1.5 min; then the locality of each system's real IDs, about 50 s) or
 # `--system all` (--full: every system, 10 s per cell). Its JSON goes into bench.json under the
 # key "real_systems", so the one file carries the in-process lower bounds and the real figures
 # they stand for, from the same run and machine. --no-real

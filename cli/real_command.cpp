@@ -8,7 +8,7 @@
 //   idbench real --exec 'CMD ARGS…' [--timeout-ms MS] [--clients …] [--requests …] [--seconds S]
 //                [--out FILE]
 //
-// quick: the systems of ./run.sh's quick pass, 2 s per cell; all: every system, 10 s per cell;
+// quick: the systems of ./run.sh's quick pass, 1.5 s per cell after 0.25 s of warm-up; all: every system, 10 s per cell;
 // one system: 3 s per cell. First, the harness's own hop: the same cells through the null
 // adapter (no system). Each cell shows, beside its end-to-end figure, the system's own share
 // as the adapter timed it; --direct adds a direct client's figure to every MariaDB cell. Then, per
@@ -93,8 +93,8 @@ RunPlan plan_of(const RealArgs& a, std::string& profile) {
     plan.targets = targets_for(a.system);
     profile = a.system == "quick" || a.system == "all" ? a.system : "system";
   }
-  const double seconds = a.seconds.value_or(profile == "all" ? 10 : profile == "quick" ? 2 : 3);
-  const double warmup = a.warmup.value_or(profile == "all" ? 1 : 0.5);
+  const double seconds = a.seconds.value_or(profile == "all" ? 10 : profile == "quick" ? 1.5 : 3);
+  const double warmup = a.warmup.value_or(profile == "all" ? 1 : profile == "quick" ? 0.25 : 0.5);
   plan.clients = a.clients;
   plan.requests = a.requests;
   plan.flush = a.flush;
@@ -186,9 +186,9 @@ void add_real_command(CLI::App& app) {
                   "Cap on collecting one locality pass's IDs (default: quick 6, else 60)")
       ->check(FiniteRange(0.1, 3600.0));
   cmd->add_option("--seconds", args->seconds,
-                  "Measuring time per cell (default: quick 2, one system 3, all 10)")
+                  "Measuring time per cell (default: quick 1.5, one system 3, all 10)")
       ->check(FiniteRange(0.01, 3600.0));
-  cmd->add_option("--warmup", args->warmup, "Warm-up per cell (default 0.5, all: 1)")
+  cmd->add_option("--warmup", args->warmup, "Warm-up per cell (default 0.5, quick: 0.25, all: 1)")
       ->check(FiniteRange(0.0, 600.0));
   cmd->add_option("--out", args->out, "The JSON file, rewritten after every cell (- stdout)")
       ->capture_default_str();
