@@ -45,8 +45,9 @@ TEST_F(ChaosRun, UnsafeIsCaughtUnderNtpStepBack) {
   EXPECT_GT(r.analysis.duplicates, 0u);
   EXPECT_GT(r.analysis.duplicates_within_process, 0u);
   EXPECT_EQ(r.analysis.refusals, 0u);
-  EXPECT_EQ(fault::name_of(r.verdict.outcome), "caught");
-  EXPECT_TRUE(r.verdict.passed()) << "unsafe promises nothing: its duplicates are caught";
+  EXPECT_EQ(fault::name_of(r.verdict.outcome), "caught") << r.verdict.evidence;
+  EXPECT_TRUE(r.verdict.passed()) << "unsafe promises nothing: its duplicates are caught; "
+                                  << r.verdict.evidence;
   // The IDs went back in time as far as the clock did.
   EXPECT_GT(r.analysis.ksort_bound_ms, 200 * 0.25);
 }
