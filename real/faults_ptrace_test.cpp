@@ -8,6 +8,8 @@
 //     counts it from a monotonic timer since start-up), UUID_SHORT() carries no time and kept
 //     its start second; both "kept", neither "fault not applied";
 //   * after the run no idbench-inject is left and the servers are gone.
+// And uuid-short-restart-behind under ptrace, its servers run under the injector's launch form:
+// the restarted server reads the stepped clock from its start (UUID_SHORT() repeats values).
 // Skipped when MariaDB is not installed or this process may not trace another (ptrace_scope).
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -148,6 +150,28 @@ TEST(FaultsUnderPtrace, ARunningServersStepBackReachesItsWallClockButNotUuidTime
     EXPECT_TRUE(::kill(pid, 0) != 0 && errno == ESRCH)
         << "server pid " << pid << " outlived the run";
   }
+}
+
+// uuid-short-restart-behind under ptrace: the servers run under idbench-inject from their first
+// instruction, so the restarted one reads its start second from the stepped page: the probe
+// after the restart is behind, UUID_SHORT() repeats the first start's values (DUPLICATES, the
+// finding), and no injector is left.
+TEST(FaultsUnderPtrace, AServerRestartedUnderTheInjectorReadsTheSteppedClockFromItsStart) {
+  if (const std::string why = ptrace_skip_reason(); !why.empty()) GTEST_SKIP() << why;
+  FaultOptions o;
+  o.time_scale = 0.5;
+  o.clock_injector = chaos::ClockInjector::ptrace;
+  const FaultRun run = run_fault_scenario("uuid-short-restart-behind", o);
+  ASSERT_EQ(run.parts.size(), 2u) << ptrace_why(run);
+  std::vector<pid_t> servers;
+  for (const FaultPart& p : run.parts) {
+    ASSERT_EQ(p.records.probes.size(), 1u) << ptrace_why(run);
+    EXPECT_LT(p.records.probes[0].server_minus_true_ms, -500) << ptrace_why(run);
+    servers.push_back(static_cast<pid_t>(p.records.probes[0].server_pid));
+  }
+  EXPECT_EQ(run.parts[0].system, "mariadb-uuid-short");
+  EXPECT_EQ(fault::name_of(run.parts[0].verdict.outcome), "DUPLICATES") << ptrace_why(run);
+  EXPECT_EQ(injectors_left(servers), std::vector<std::string>{});
 }
 
 }  // namespace
