@@ -49,13 +49,6 @@ class FaketimeDrive : public ClockDrive {
   std::vector<std::int64_t> lib_start_;
 };
 
-// $IDBENCH_INJECT if set (a test's stand-in), else idbench-inject beside this executable.
-std::string inject_program() {
-  const char* path = std::getenv("IDBENCH_INJECT");
-  return path != nullptr && *path != '\0' ? std::string(path)
-                                          : plumbing::program_beside_self("idbench-inject");
-}
-
 // The node's environment under the tracer. LeakSanitizer stops a process's threads with ptrace
 // to scan them at exit, which a traced process cannot allow ("LeakSanitizer does not work under
 // ptrace"), and an ASan build of a node would fail at its end: leak checking is off in the
@@ -107,6 +100,12 @@ class PtraceDrive : public ClockDrive {
 };
 
 }  // namespace
+
+std::string inject_program() {
+  const char* path = std::getenv("IDBENCH_INJECT");
+  return path != nullptr && *path != '\0' ? std::string(path)
+                                          : plumbing::program_beside_self("idbench-inject");
+}
 
 std::unique_ptr<ClockDrive> make_clock_drive(ClockInjector injector, const std::string& dir,
                                              int nodes) {

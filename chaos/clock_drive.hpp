@@ -44,6 +44,10 @@ class ClockDrive {
   virtual void write(const NodeClock& n, const ClockModel& model) = 0;
 };
 
+// The ptrace injector's path: $IDBENCH_INJECT if set (a test's stand-in), else idbench-inject
+// beside this executable (real-chaos's server clock uses it too).
+std::string inject_program();
+
 // `dir` holds the run's files (libfaketime's timestamp files); `nodes` nodes. Throws
 // idbench::Error when the injector's parts are missing (libfaketime not installed,
 // idbench-inject not beside this executable).

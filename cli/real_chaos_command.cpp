@@ -7,14 +7,20 @@
 //   idbench real-chaos --scenario ticket-restore --out reports/latest/real_chaos.json
 //   idbench real-chaos --scenario all
 //
+//   idbench real-chaos --scenario uuid-clock-back --clock-injector ptrace
+//
 // Exit status: 0 when every verdict passed, 1 when one failed (duplicates, unavailable, fault
-// not applied, no evidence, machine starved), 2 on bad input, 4 when MariaDB is not installed,
-// 130 when interrupted (servers and adapters killed, their directories removed).
+// not applied, no evidence, machine starved), 2 on bad input, 3 when the ptrace injector may
+// not trace the servers (never a fall back to libfaketime), 4 when MariaDB is not installed,
+// 130 when interrupted (servers, injectors and adapters killed, their directories removed).
+// "config" in --out records the clock injector.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <map>
 #include <memory>
 
+#include "chaos/clock_injector.hpp"
 #include "cli/commands.hpp"
 #include "cli/finite_range.hpp"
 #include "plumbing/atomic_file.hpp"
@@ -60,9 +66,11 @@ std::vector<std::string> chosen(const std::string& scenario) {
   return names;
 }
 
-void write_json(const std::string& path, const std::vector<real::FaultRun>& runs) {
+void write_json(const std::string& path, const std::vector<real::FaultRun>& runs,
+                chaos::ClockInjector injector) {
   nlohmann::ordered_json j;
   j["context"] = plumbing::to_json(plumbing::current_run_context());
+  j["config"] = {{"clock_injector", chaos::name_of(injector)}};
   j["scenarios"] = nlohmann::ordered_json::array();
   for (const real::FaultRun& r : runs) j["scenarios"].push_back(real::to_json(r));
   plumbing::write_file_atomically(path, j.dump(1) + "\n");
@@ -84,7 +92,7 @@ void run(RealChaosArgs& args) {
     plumbing::OutputFile out("-");
     out.write(real::to_text(runs.back()));
     out.commit();
-    if (!args.out.empty()) write_json(args.out, runs);
+    if (!args.out.empty()) write_json(args.out, runs, args.options.clock_injector);
   }
   if (!passed) throw CLI::RuntimeError(kExitFound);
 }
@@ -114,6 +122,14 @@ void add_real_chaos_command(CLI::App& app) {
       ->check(CLI::Range(0, 2));
   cmd->add_option("--system", args->options.system,
                   "only the parts on this real system (idbench list --json: systems)");
+  std::map<std::string, chaos::ClockInjector> injectors;
+  for (const auto& n : chaos::kClockInjectorNames) injectors.emplace(std::string(n.name), n.value);
+  cmd->add_option("--clock-injector", args->options.clock_injector,
+                  "how the UUID scenarios fake mariadbd's wall clock: libfaketime (the server "
+                  "started under LD_PRELOAD) or ptrace (idbench-inject attached to the running "
+                  "server; the other scenarios ignore it)")
+      ->transform(CLI::CheckedTransformer(injectors, CLI::ignore_case))
+      ->default_str("libfaketime");
   cmd->add_flag("--quiet", args->quiet, "no progress on stderr");
   cmd->callback([args] {
     try {

@@ -7,7 +7,10 @@
 //   idbench-inject --page PATH -- PROG ARGS...   launches PROG traced, fakes its whole tree
 //                                                (every thread and child), exits with its status
 //   idbench-inject --page PATH --pid PID         attaches to PID until SIGINT, SIGTERM or SIGHUP,
-//                                                or until PID ends, then detaches and exits 0
+//                                                or until PID ends, then detaches and exits 0;
+//                                                once every thread of PID reads the page it
+//                                                prints "attached PID" on stdout (a launched
+//                                                program's stdout is its own: nothing is added)
 //
 // PATH is a file that maps the page, e.g. /proc/<idbench pid>/fd/<n>; the traced processes map
 // it through this process's own descriptor. In a launched tree the raw clock system calls are
@@ -21,6 +24,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -96,6 +100,9 @@ int run(const Request& r) {
   if (r.pid != 0) {
     refuse_if_stopped(r.pid);
     tracer.attach(r.pid);
+    // Whoever started the injector learns that the patch is in place before it moves the page.
+    fmt::print("attached {}\n", r.pid);
+    std::fflush(stdout);
   } else {
     tracer.launch(r.command, environment());
   }

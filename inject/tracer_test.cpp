@@ -343,9 +343,10 @@ bool attach_then_sigterm_leaves_it_running(const std::string& planted) {
   TestPage page(kHourBack);
   Injector inject(page, {"--pid", std::to_string(probe.pid())}, planted);
   const std::set<long> traced_by_injector = {inject.process().pid()};
-  for (int i = 0; i < 500 && thread_tracers(probe.pid()) != traced_by_injector; ++i) {
-    plumbing::sleep_until_mono(plumbing::monotonic_ns() + 10'000'000);
-  }
+  // Its one line on stdout once the patch is in place (what real-chaos waits for).
+  EXPECT_EQ(inject.process().read_line(plumbing::monotonic_ns() + kAnswerWaitNs),
+            "attached " + std::to_string(probe.pid()))
+      << inject.err();
   EXPECT_EQ(thread_tracers(probe.pid()), traced_by_injector) << inject.err();
   probe.send_line("read");  // traced, it answers; its raw calls are not faked (no filter)
   const auto traced = probe.read_line(plumbing::monotonic_ns() + kAnswerWaitNs);

@@ -13,14 +13,16 @@ target_link_libraries(idbench-real-client PRIVATE idbench_real_client_node idben
 
 add_library(idbench_real_faults STATIC
   faults.cpp faults_analysis.cpp faults_clients.cpp faults_judge.cpp faults_json.cpp
-  faults_text.cpp server_clock_nemesis.cpp server_nemesis.cpp snapshot_nemesis.cpp)
+  faults_text.cpp server_clock_attach.cpp server_clock_nemesis.cpp server_nemesis.cpp
+  snapshot_nemesis.cpp)
 target_include_directories(idbench_real_faults PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(idbench_real_faults
   PUBLIC idbench_real idbench_external idbench_chaos idbench_check idbench_fault
          idbench_real_client_node idbench_exec_options nlohmann_json::nlohmann_json
   PRIVATE fmt::fmt)
-# The scenarios run the MariaDB adapter, in client nodes started from the pool's directory.
-add_dependencies(idbench_real_faults idbench-mariadb-adapter idbench-real-client)
+# The scenarios run the MariaDB adapter, in client nodes started from the pool's directory, and
+# under --clock-injector ptrace idbench-inject beside the running executable.
+add_dependencies(idbench_real_faults idbench-mariadb-adapter idbench-real-client idbench-inject)
 
 # Figures and verdicts on planted records: no servers.
 idbench_test(faults_judge_test SOURCES faults_judge_test.cpp LIBS idbench_real_faults)
@@ -72,3 +74,11 @@ set_tests_properties(faults_cli PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEO
 add_test(NAME faults_left_nothing
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/faults_left_nothing.sh ${faults_tmp})
 set_tests_properties(faults_left_nothing PROPERTIES LABELS unit FIXTURES_CLEANUP real_faults)
+# uuid-clock-back under --clock-injector ptrace: idbench-inject attached to the RUNNING servers
+# (same pid throughout), the probe shows the step, UUID()'s time does not follow it; nothing left.
+add_executable(faults_ptrace_test faults_ptrace_test.cpp)
+target_link_libraries(faults_ptrace_test PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
+gtest_discover_tests(faults_ptrace_test
+                     PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
+                                ENVIRONMENT TMPDIR=${faults_tmp}
+                     DISCOVERY_TIMEOUT 60)

@@ -16,6 +16,7 @@
 #include "plumbing/raw_time.hpp"
 #include "real/faults_clients.hpp"
 #include "real/faults_judge.hpp"
+#include "real/server_clock_attach.hpp"
 #include "real/server_clock_nemesis.hpp"
 #include "real/server_nemesis.hpp"
 #include "real/snapshot_nemesis.hpp"
@@ -287,7 +288,7 @@ ClockProbe probe(MariadbServer& server) {
     throw Error(fmt::format("the server's clock probe answered '{}'", one_line(text)));
   }
   const double true_ms = static_cast<double>(before / 2 + after / 2) / 1e6;
-  return {before / 2 + after / 2, server_s * 1e3 - true_ms};
+  return {before / 2 + after / 2, server_s * 1e3 - true_ms, server.pid()};
 }
 
 FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
@@ -380,14 +381,22 @@ FaultRun auto_increment_kill9(const FaultOptions& o) {
   return r;
 }
 
+// How the UUID servers start on the faked clock: under it from their first instruction
+// (libfaketime's preload, or the ptrace injector's launch form), or on true time, the ptrace
+// injector attached later to the running servers.
+enum class UuidStart { on_the_clock, attached_later };
+
 // The two UUID functions, each on its own server, both reading one faked clock.
 struct UuidRig {
-  explicit UuidRig(const ServerClockNemesis& clock)
-      : uuid_sys(system_named("mariadb-uuid")), short_sys(system_named("mariadb-uuid-short")),
-        uuid(uuid_sys, settings(clock)), shortid(short_sys, settings(clock)) {}
-  static MariadbSettings settings(const ServerClockNemesis& clock) {
+  UuidRig(const ServerClockNemesis& clock, UuidStart start)
+      : uuid_sys(system_named("mariadb-uuid")),
+        short_sys(system_named("mariadb-uuid-short")),
+        uuid(uuid_sys, settings(clock, start)),
+        shortid(short_sys, settings(clock, start)) {}
+  static MariadbSettings settings(const ServerClockNemesis& clock, UuidStart start) {
     MariadbSettings s;
     s.env = clock.env();
+    if (start == UuidStart::on_the_clock) s.launcher = clock.launcher();
     return s;
   }
   std::vector<MariadbServer*> servers() {
@@ -409,10 +418,78 @@ void probe_all(UuidRig& rig, FaultPart& a, FaultPart& b) {
   b.records.probes.push_back(probe(*rig.servers()[1]));
 }
 
+// The second UUID_SHORT() issued from its first ID (the start-up second in bits 24..55).
+std::optional<std::int64_t> short_start_second(const FaultRecords& r) {
+  if (r.ids.empty()) return std::nullopt;
+  return static_cast<std::int64_t>((r.ids.front().id.lo >> 24) & 0xffffffffu);
+}
+
+// UUID_SHORT()'s start second before and after `event` (the restart, or the step) at `back_ns`,
+// and how the two ranges meet.
+void add_start_seconds(FaultPart& p, std::optional<std::int64_t> first, std::int64_t back_ns,
+                       std::string_view event) {
+  std::optional<std::int64_t> second;
+  std::uint64_t max_before = 0;
+  for (const IssuedId& s : p.records.ids) {
+    if (s.true_ns < back_ns) max_before = std::max(max_before, s.id.lo);
+    if (s.true_ns >= back_ns && !second) {
+      second = static_cast<std::int64_t>((s.id.lo >> 24) & 0xffffffffu);
+    }
+  }
+  std::uint64_t at_or_below = 0;
+  for (const IssuedId& s : p.records.ids) {
+    at_or_below += s.true_ns >= back_ns && s.id.lo <= max_before;
+  }
+  p.verdict.findings.push_back(fmt::format(
+      "UUID_SHORT() start second (bits 24..55): {} before {}, {} after it; {} IDs after it are "
+      "not above the largest issued before it",
+      first ? std::to_string(*first) : "none", event, second ? std::to_string(*second) : "none",
+      at_or_below));
+}
+
+// Under the ptrace injector: idbench-inject attached to both running servers (no restart),
+// recorded as a harness event; none under libfaketime, whose servers started on the clock.
+std::vector<std::unique_ptr<ServerClockAttachment>> attach_running(Stage& st,
+                                                                   const ServerClockNemesis& clock,
+                                                                   UuidRig& rig, FaultPart& a,
+                                                                   FaultPart& b) {
+  std::vector<std::unique_ptr<ServerClockAttachment>> out;
+  if (clock.injector() != chaos::ClockInjector::ptrace) return out;
+  for (MariadbServer* s : rig.servers()) {
+    out.push_back(std::make_unique<ServerClockAttachment>(clock, s->pid(), "mariadbd"));
+  }
+  st.event({&a.records, &b.records},
+           fmt::format("idbench-inject attached to the running servers (mariadbd pids {} and {}), "
+                       "not restarted",
+                       out[0]->pid(), out[1]->pid()));
+  return out;
+}
+
+// Detaches what attach_running attached, before the servers stop: each injector ends (SIGTERM,
+// exit 0) and leaves its server untraced and serving; a probe after it is a finding of each
+// part (not one of its probes: the verdict's are those of the faked clock).
+void detach_running(Stage& st, std::vector<std::unique_ptr<ServerClockAttachment>>& attached,
+                    UuidRig& rig, FaultPart& a, FaultPart& b) {
+  if (attached.empty()) return;
+  for (auto& at : attached) at->detach();
+  st.event({&a.records, &b.records},
+           fmt::format("idbench-inject detached (SIGTERM, exit 0): mariadbd pids {} and {} "
+                       "untraced (TracerPid 0), still serving",
+                       attached[0]->pid(), attached[1]->pid()));
+  FaultPart* parts[] = {&a, &b};
+  for (std::size_t i = 0; i < 2; ++i) {
+    const ClockProbe c = probe(*rig.servers()[i]);
+    parts[i]->verdict.findings.push_back(fmt::format(
+        "after the detach: the server's SYSDATE(6) − true time {:+.1f} ms, pid {}, traced by {}",
+        c.server_minus_true_ms, c.server_pid, traced_by(static_cast<pid_t>(c.server_pid))));
+  }
+}
+
 std::vector<FaultPart> uuid_clock_back_parts(const FaultOptions& o) {
   Stage st("uuid-clock-back", o);
-  ServerClockNemesis clock;
-  UuidRig rig(clock);
+  ServerClockNemesis clock(o.clock_injector);
+  UuidRig rig(clock, o.clock_injector == chaos::ClockInjector::ptrace ? UuidStart::attached_later
+                                                                      : UuidStart::on_the_clock);
   FaultPart a = part_of(rig.uuid_sys, rig.uuid), b = part_of(rig.short_sys, rig.shortid);
   st.begin(a.records, 1);
   st.begin(b.records, 1);
@@ -422,6 +499,7 @@ std::vector<FaultPart> uuid_clock_back_parts(const FaultOptions& o) {
   st.hold(1.5, "serving", {&pa, &pb});
   st.await_issuing(pa, {}, "before the step");
   st.await_issuing(pb, {}, "before the step");
+  auto attached = attach_running(st, clock, rig, a, b);
   const std::int64_t step_ns =
       st.play(clock,
               {.op = "step",
@@ -439,6 +517,8 @@ std::vector<FaultPart> uuid_clock_back_parts(const FaultOptions& o) {
   keep_logs(rig, a, b);
   a.verdict = judge_uuid_clock_back(a, step_ns, kUuidStepBackS);
   b.verdict = judge_uuid_clock_back(b, step_ns, kUuidStepBackS);
+  add_start_seconds(b, short_start_second(b.records), step_ns, "the step");
+  detach_running(st, attached, rig, a, b);
   std::vector<FaultPart> parts = one_part(std::move(a));
   parts.push_back(std::move(b));
   return parts;
@@ -461,35 +541,12 @@ FaultRun uuid_clock_back(const FaultOptions& o) {
                    uuid_clock_back_parts);
 }
 
-// The second UUID_SHORT() issued from its first ID (the start-up second in bits 24..55).
-std::optional<std::int64_t> short_start_second(const FaultRecords& r) {
-  if (r.ids.empty()) return std::nullopt;
-  return static_cast<std::int64_t>((r.ids.front().id.lo >> 24) & 0xffffffffu);
-}
-
-// UUID_SHORT()'s start second before and after the restart, and how the two ranges meet.
-void add_start_seconds(FaultPart& p, std::optional<std::int64_t> first, std::int64_t back_ns) {
-  std::optional<std::int64_t> second;
-  std::uint64_t max_before = 0;
-  for (const IssuedId& s : p.records.ids) {
-    if (s.true_ns < back_ns) max_before = std::max(max_before, s.id.lo);
-    if (s.true_ns >= back_ns && !second) {
-      second = static_cast<std::int64_t>((s.id.lo >> 24) & 0xffffffffu);
-    }
-  }
-  std::uint64_t at_or_below = 0;
-  for (const IssuedId& s : p.records.ids) at_or_below += s.true_ns >= back_ns && s.id.lo <= max_before;
-  p.verdict.findings.push_back(fmt::format(
-      "UUID_SHORT() start second (bits 24..55): {} before the restart, {} after it; {} IDs after "
-      "the restart are not above the largest issued before it",
-      first ? std::to_string(*first) : "none", second ? std::to_string(*second) : "none",
-      at_or_below));
-}
-
 std::vector<FaultPart> uuid_short_restart_behind_parts(const FaultOptions& o) {
   Stage st("uuid-short-restart-behind", o);
-  ServerClockNemesis clock;
-  UuidRig rig(clock);
+  ServerClockNemesis clock(o.clock_injector);
+  // Under ptrace the servers run under idbench-inject from their first instruction (its launch
+  // form), so the restarted server reads its start second from the stepped page.
+  UuidRig rig(clock, UuidStart::on_the_clock);
   FaultPart a = part_of(rig.uuid_sys, rig.uuid), b = part_of(rig.short_sys, rig.shortid);
   st.begin(a.records, 1);
   st.begin(b.records, 1);
@@ -531,7 +588,7 @@ std::vector<FaultPart> uuid_short_restart_behind_parts(const FaultOptions& o) {
   keep_logs(rig, a, b);
   a.verdict = judge_restart_behind(a, back_ns, behind);
   b.verdict = judge_restart_behind(b, back_ns, behind);
-  add_start_seconds(b, first_start, back_ns);
+  add_start_seconds(b, first_start, back_ns, "the restart");
   std::vector<FaultPart> parts = one_part(std::move(b));
   parts.push_back(std::move(a));
   return parts;
@@ -562,8 +619,9 @@ const std::vector<Entry>& entries() {
         "innodb_flush_log_at_trx_commit: is any value handed out twice?"},
        auto_increment_kill9},
       {{"uuid-clock-back",
-        "mariadbd under libfaketime, its wall clock stepped back 5 s while it serves UUID() and "
-        "UUID_SHORT()"},
+        "mariadbd's wall clock stepped back 5 s while it serves UUID() and UUID_SHORT(): "
+        "started under libfaketime, or (--clock-injector ptrace) the running server attached "
+        "by idbench-inject"},
        uuid_clock_back},
       {{"uuid-short-restart-behind",
         "mariadbd restarted with its clock back at its first start's second: UUID_SHORT() "

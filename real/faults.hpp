@@ -18,8 +18,10 @@
 //   auto-increment-kill9      kill -9 and restart of mariadbd under AUTO_INCREMENT load, per
 //                             innodb_flush_log_at_trx_commit × innodb_autoinc_lock_mode: is a
 //                             value handed out twice?
-//   uuid-clock-back           mariadbd under libfaketime, its wall clock stepped back while it
-//                             serves UUID() and UUID_SHORT();
+//   uuid-clock-back           mariadbd's wall clock stepped back while it serves UUID() and
+//                             UUID_SHORT(): under libfaketime (the server started under it), or,
+//                             with --clock-injector ptrace, the RUNNING server attached by
+//                             idbench-inject once its clients issue, and detached at the end;
 //   uuid-short-restart-behind mariadbd restarted while its clock is behind: UUID_SHORT() takes
 //                             its high bits from the server's start second.
 //
@@ -35,10 +37,12 @@
 // Time: every ID carries the true CLOCK_REALTIME and CLOCK_MONOTONIC instants of its reply,
 // read by raw system calls (plumbing/raw_time.hpp) in the client process right after the
 // reply, so libfaketime never sees them and the harness adds no hop to them. A faked
-// server clock is only its CLOCK_REALTIME (DONT_FAKE_MONOTONIC=1): an NTP step never moves
-// CLOCK_MONOTONIC either. That the fault reached the server is shown by a probe, the
-// server's own SYSDATE(6) against true time, and by the IDs' embedded times where they carry
-// any; a run whose probe did not move is "fault not applied" and fails.
+// server clock is only its CLOCK_REALTIME (DONT_FAKE_MONOTONIC=1; the ptrace page never moves
+// MONOTONIC): an NTP step never moves CLOCK_MONOTONIC either. The clock is the
+// ServerClockNemesis's (server_clock_nemesis.hpp), faked by FaultOptions::clock_injector. That
+// the fault reached the server is shown by a probe, the server's own SYSDATE(6) against true
+// time (with the server's pid: a restart shows), and by the IDs' embedded times where they
+// carry any; a run whose probe did not move is "fault not applied" and fails.
 //
 // Evidence: a fault is played only once every client has issued FaultOptions::issuing_ids IDs,
 // and the phase after a recovery lasts until each has issued that many more; a part whose
@@ -52,8 +56,10 @@
 //
 // Nothing outlives a run: servers are real::MariadbServer (own process group, parent-death
 // signal, swept at the next start), clients are fault::Fleet nodes (killed with the fleet,
-// parent-death signal) and their adapters contained external::Programs that die with them; a
-// signal ends the run with plumbing::Interrupted.
+// parent-death signal) and their adapters contained external::Programs that die with them;
+// idbench-inject, under --clock-injector ptrace, is a plumbing::ChildProcess (parent-death
+// signal; detached, exit 0 and TracerPid 0 checked, before its server stops); a signal ends the
+// run with plumbing::Interrupted.
 //
 // Thread safety: run_fault_scenario() starts and stops its client processes from the calling
 // thread, which must outlive them (it does: they end before it returns); call it from one
@@ -71,6 +77,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "chaos/clock_injector.hpp"
 #include "external/stderr_capture.hpp"
 #include "fault/timeline.hpp"
 #include "fault/verdict.hpp"
@@ -101,6 +108,7 @@ struct FailedRequest {
 struct ClockProbe {
   std::int64_t true_ns = 0;
   double server_minus_true_ms = 0;
+  std::int64_t server_pid = 0;  // the server's pid (its pid file) at the probe; 0: not known
 };
 
 // Everything one scenario measured. Pure data: analyse_faults() turns it into figures.
@@ -207,6 +215,11 @@ struct FaultOptions {
   // Only the parts on this real system (a scenario runs on one or two); empty: all of them.
   // The UUID scenarios run UUID() and UUID_SHORT() together; naming either keeps both.
   std::string system;
+  // How the UUID scenarios fake the servers' wall clock (chaos/clock_injector.hpp): libfaketime
+  // (mariadbd started under LD_PRELOAD) or ptrace (uuid-clock-back attaches idbench-inject to
+  // the running servers; uuid-short-restart-behind starts them under it). The scenarios with no
+  // clock fault ignore it.
+  chaos::ClockInjector clock_injector = chaos::ClockInjector::libfaketime;
   FILE* progress = nullptr;  // progress lines go here when set
 };
 

@@ -1,7 +1,9 @@
 #!/bin/sh
-# faults_cli_test.sh — `idbench real-chaos` from the outside: --list, bad input (exit 2), and
-# SIGINT in the middle of a scenario (exit 130, no server, adapter or directory left; the
-# fixture cleanup faults_left_nothing.sh checks the processes and directories).
+# faults_cli_test.sh — `idbench real-chaos` from the outside: --list, bad input (exit 2), the
+# clock injector in the JSON, a ptrace injector that refuses the server (exit 3, one line, never
+# a fall back to libfaketime), and SIGINT in the middle of a scenario (exit 130, no server,
+# adapter or directory left; the fixture cleanup faults_left_nothing.sh checks the processes
+# and directories).
 #
 #   faults_cli_test.sh IDBENCH
 # Exit 77 (ctest: skipped) for the SIGINT part when MariaDB is not installed.
@@ -24,6 +26,11 @@ status=$?
 status=$?
 [ $status -eq 2 ] || fail "an unwritable --out exited $status, not 2"
 
+"$idbench" real-chaos --scenario uuid-clock-back --clock-injector nonsense >"$work/out" 2>"$work/err"
+status=$?
+[ $status -eq 2 ] || fail "--clock-injector nonsense exited $status, not 2"
+[ "$(wc -l <"$work/err")" -eq 1 ] || { fail "--clock-injector nonsense: not one line on stderr"; cat "$work/err"; }
+
 if ! { command -v mariadbd || test -x /usr/sbin/mariadbd; } >/dev/null 2>&1; then
   rm -rf "$work"
   [ $failed -eq 0 ] && echo "skipped: mariadb-server is not installed (the rest passed)" && exit 77
@@ -39,9 +46,29 @@ status=$?
 [ -s "$work/err" ] && { fail "--quiet wrote on stderr:"; cat "$work/err"; }
 /usr/bin/python3 -c '
 import json, sys
-part = json.load(open(sys.argv[1]))["scenarios"][0]["parts"][0]
+doc = json.load(open(sys.argv[1]))
+part = doc["scenarios"][0]["parts"][0]
 sys.exit(0 if isinstance(part["adapter_counters"]["retries"], int) else 1)' "$work/quiet.json" ||
   fail "--quiet: the JSON does not carry the adapters' counters"
+/usr/bin/python3 -c '
+import json, sys
+sys.exit(0 if json.load(open(sys.argv[1]))["config"]["clock_injector"] == "libfaketime" else 1)' \
+  "$work/quiet.json" || fail "the JSON does not record config.clock_injector libfaketime by default"
+
+# A ptrace injector that refuses to attach to the running server (a stand-in saying what
+# idbench-inject says without permission, exit 3): the run is that refusal, exit 3, one line.
+cat >"$work/refusing-inject" <<'EOF2'
+#!/bin/sh
+echo "idbench-inject: cannot trace process $4: Operation not permitted" >&2
+exit 3
+EOF2
+chmod +x "$work/refusing-inject"
+IDBENCH_INJECT="$work/refusing-inject" "$idbench" real-chaos --scenario uuid-clock-back \
+  --clock-injector ptrace --time-scale 0.2 --quiet >"$work/out" 2>"$work/err"
+status=$?
+[ $status -eq 3 ] || { fail "a refused attach exited $status, not 3"; cat "$work/err"; }
+[ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "refused to attach: idbench-inject: cannot trace" "$work/err" ||
+  { fail "a refused attach: not the one line naming the refusal"; cat "$work/err"; }
 
 # SIGINT once a server answers: exit 130 and nothing of this run left.
 "$idbench" real-chaos --scenario ticket-server-down --out "$work/run.json" >"$work/out" 2>"$work/err" &

@@ -57,7 +57,8 @@ nlohmann::ordered_json to_json(const FaultPart& p) {
   nlohmann::ordered_json probes = nlohmann::ordered_json::array();
   for (const ClockProbe& c : p.records.probes) {
     probes.push_back({{"t_ms", p.records.ms_since_start(c.true_ns)},
-                      {"server_minus_true_ms", c.server_minus_true_ms}});
+                      {"server_minus_true_ms", c.server_minus_true_ms},
+                      {"server_pid", c.server_pid}});
   }
   return {{"system", p.system},
           {"label", p.label},

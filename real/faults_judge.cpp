@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace idbench::real {
@@ -87,6 +88,25 @@ fault::Verdict weigh_clock_fault(const FaultPart& p, std::int64_t at_ns, double 
       "{}{} IDs before {}, {} after; the server's SYSDATE(6) − true time: {}", lead, before, event,
       after, probes);
   return weigh(p.figures, applied, before > 0 && after > 0, numbers, "no duplicates");
+}
+
+// The servers' pids at the probes: one pid throughout says the part was served by one server
+// process, never restarted; nullopt when no probe knew its pid.
+std::optional<std::string> pid_text(const FaultRecords& r) {
+  std::vector<std::int64_t> pids;
+  for (const ClockProbe& c : r.probes) {
+    if (c.server_pid > 0 && std::find(pids.begin(), pids.end(), c.server_pid) == pids.end()) {
+      pids.push_back(c.server_pid);
+    }
+  }
+  if (pids.empty()) return std::nullopt;
+  if (pids.size() == 1) {
+    return fmt::format("one server process throughout, never restarted: pid {} at all {} probes",
+                       pids[0], r.probes.size());
+  }
+  std::string list;
+  for (const std::int64_t pid : pids) list += fmt::format("{}{}", list.empty() ? "" : ", ", pid);
+  return fmt::format("the server process changed between the probes: pids {}", list);
 }
 
 }  // namespace
@@ -177,14 +197,37 @@ fault::Verdict judge_kill9(const FaultPart& p, std::int64_t killed_ns, std::int6
   return v;
 }
 
+// uuid-clock-back. The probes say whether the server's wall clock stepped; the IDs, where they
+// carry a time, say whether the scheme's own clock did, and the evidence says both. MariaDB's
+// UUID() counts its time from a monotonic timer anchored at start-up (my_uuid), so the step of
+// a running server's wall clock never reaches it: that is a finding about UUID(), measured in
+// its IDs, and the verdict is "kept" (unique, and its time never went back) with the evidence
+// saying that its time did not follow the wall clock. Not "fault not applied" (the probe shows
+// the server's clock moved, which is the fault played), and not a bare "no duplicates" either,
+// which would pass as if UUID() had survived a clock that went back under it.
 fault::Verdict judge_uuid_clock_back(const FaultPart& p, std::int64_t step_ns, double step_s) {
   fault::Verdict v = weigh_clock_fault(p, step_ns, step_s, "", "the step");
   // Replies in flight at the step are left out: they may carry either clock.
+  std::string said =
+      "the IDs carry no time that could show the step (only their uniqueness and order are "
+      "judged)";
   if (const auto skew = skew_around(p, step_ns, 200'000'000, "the step")) {
-    const bool follows = skew->second.max_ms <= skew->first.min_ms - step_s * 500;
-    v.findings.push_back(fmt::format("{}: the IDs' time {} the stepped wall clock", skew->text,
-                                     follows ? "follows" : "does not follow"));
+    const double moved_ms = skew->second.min_ms - skew->first.min_ms;
+    if (skew->second.max_ms <= skew->first.min_ms - step_s * 500) {
+      said = fmt::format("the IDs' time followed the stepped wall clock ({})", skew->text);
+    } else if (std::abs(moved_ms) < step_s * 100) {
+      said = fmt::format(
+          "the IDs' time did not follow the wall clock: it advances with a monotonic clock since "
+          "start-up ({})",
+          skew->text);
+    } else {
+      said = fmt::format("the IDs' time moved {:+.0f} ms, not with the {:.0f} ms step ({})",
+                         moved_ms, -step_s * 1e3, skew->text);
+    }
   }
+  if (v.passed()) v.evidence = fmt::format("{}; {}", v.evidence, said);
+  v.findings.push_back(said);
+  if (const auto pids = pid_text(p.records)) v.findings.push_back(*pids);
   add_order_findings(p.figures, v);
   return v;
 }

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace idbench::real {
 namespace {
 
@@ -145,6 +147,56 @@ TEST(FaultJudge, AClockStepTheServerNeverSawIsFaultNotApplied) {
       judge_uuid_clock_back(part(std::move(stepped)), kStart + 50 * kMs, 5.0);
   EXPECT_EQ(fault::name_of(kept.outcome), "kept") << kept.evidence;
   EXPECT_TRUE(kept.passed());
+  // IDs with no time in them: the evidence says only their uniqueness and order were judged.
+  EXPECT_NE(kept.evidence.find("the IDs carry no time that could show the step"),
+            std::string::npos)
+      << kept.evidence;
+}
+
+// `n` UUID v1 IDs, one per ms from the start; those from `step_ms` on carry a time `skew_ms`
+// off their true time (the others their true time).
+FaultRecords uuid_v1_ids(std::int64_t n, std::int64_t step_ms, std::int64_t skew_ms) {
+  FaultRecords r;
+  r.start_true_ns = kStart;
+  for (std::int64_t i = 1; i <= n; ++i) {
+    const std::int64_t unix_ms = (kStart + i * kMs) / kMs + (i >= step_ms ? skew_ms : 0);
+    const auto t = static_cast<std::uint64_t>(unix_ms * 10'000 + 0x01B21DD213814000);
+    const std::uint64_t hi =
+        ((t & 0xffffffffu) << 32) | (((t >> 32) & 0xffffu) << 16) | 0x1000u | (t >> 48);
+    r.ids.push_back({Id{hi, 0x8000000000000000u + static_cast<std::uint64_t>(i)}, kStart + i * kMs,
+                     i * kMs, 0, 0});
+  }
+  r.requests = static_cast<std::uint64_t>(n);
+  r.stop_mono_ns = (n + 1) * kMs;
+  return r;
+}
+
+// uuid-clock-back on a server whose wall clock stepped (the probe) while UUID()'s time did not
+// (MariaDB's monotonic UUID clock): kept, and the evidence says the IDs' time did not follow,
+// never a bare "no duplicates"; the probes' pids say whether one server process served.
+TEST(FaultJudge, AUuidTimeThatDidNotFollowTheSteppedWallClockIsKeptAndSaysSo) {
+  FaultRecords r = uuid_v1_ids(600, 50, 0);
+  r.probes = {{kStart, 0.3, 42}, {kStart + 300 * kMs, -4999.0, 42}};
+  const fault::Verdict v = judge_uuid_clock_back(part(std::move(r), IdWidth::bits128, IdTime::uuid),
+                                                 kStart + 50 * kMs, 5.0);
+  EXPECT_EQ(fault::name_of(v.outcome), "kept") << v.evidence;
+  EXPECT_NE(v.evidence.find("the IDs' time did not follow the wall clock: it advances with a "
+                            "monotonic clock since start-up"),
+            std::string::npos)
+      << v.evidence;
+  EXPECT_NE(std::find(v.findings.begin(), v.findings.end(),
+                      "one server process throughout, never restarted: pid 42 at all 2 probes"),
+            v.findings.end());
+
+  FaultRecords followed = uuid_v1_ids(600, 50, -5000);
+  followed.probes = {{kStart, 0.3, 42}, {kStart + 300 * kMs, -4999.0, 43}};
+  const fault::Verdict f = judge_uuid_clock_back(
+      part(std::move(followed), IdWidth::bits128, IdTime::uuid), kStart + 50 * kMs, 5.0);
+  EXPECT_NE(f.evidence.find("the IDs' time followed the stepped wall clock"), std::string::npos)
+      << f.evidence;
+  EXPECT_NE(std::find(f.findings.begin(), f.findings.end(),
+                      "the server process changed between the probes: pids 42, 43"),
+            f.findings.end());
 }
 
 TEST(FaultJudge, ARestartBehindWithRepeatedValuesFails) {

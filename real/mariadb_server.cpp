@@ -101,6 +101,7 @@ std::vector<std::string> server_argv(const MariadbPrograms& p, const MariadbSett
     argv.emplace_back("--skip-log-bin");
   }
   if (geteuid() == 0) argv.emplace_back("--user=root");  // it stays in its private directory
+  if (!s.launcher.empty()) argv.insert(argv.begin(), s.launcher.begin(), s.launcher.end());
   return argv;
 }
 
@@ -164,6 +165,16 @@ std::string MariadbServer::log_tail(std::size_t lines) const {
 }
 
 bool MariadbServer::running() const { return state_->db.running(); }
+
+int MariadbServer::pid() const {
+  const std::string path = state_->db.dir() + "/mysqld.pid";
+  const std::string text = plumbing::read_text_file(path);
+  try {
+    if (running()) return std::stoi(text);
+  } catch (const std::exception&) {
+  }
+  throw Error(fmt::format("mariadbd's pid file {} holds no pid ('{}')", path, one_line(text)));
+}
 
 void MariadbServer::start() {
   if (!running()) state_->db.restart();

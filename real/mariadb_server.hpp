@@ -43,6 +43,10 @@ struct MariadbSettings {
   // KEY=VALUE entries added to the server's environment (LD_PRELOAD of libfaketime and its
   // FAKETIME_* settings when the scenario fakes the server's clock).
   std::vector<std::string> env;
+  // A program (and its arguments) mariadbd runs under, its argv appended: the ptrace clock
+  // injector ({idbench-inject, --page, PATH, --}) when the scenario fakes the clock from the
+  // server's first instruction. Empty: mariadbd itself.
+  std::vector<std::string> launcher;
 };
 
 class MariadbServer {
@@ -67,6 +71,9 @@ class MariadbServer {
   std::string log_tail(std::size_t lines = 15) const;
 
   bool running() const;
+  // mariadbd's own pid, from its pid file (written at each start): a restart shows as a new
+  // pid. Throws Error when the file holds none (the server is not running).
+  int pid() const;
   void start();  // on the existing data directory; waits until it answers; no-op when running
   void stop();   // clean shutdown
   void kill9();  // SIGKILL, no shutdown: a crash

@@ -1,10 +1,15 @@
 // server_clock_nemesis.cpp — the real servers' faked wall clock, stepped (see
-// server_clock_nemesis.hpp).
+// server_clock_nemesis.hpp): libfaketime's timestamp file or the ptrace injector's page.
 #include "real/server_clock_nemesis.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <fstream>
 #include <stdexcept>
+
+#include "chaos/clock_drive.hpp"
+#include "plumbing/error.hpp"
 
 namespace idbench::real {
 namespace {
@@ -30,15 +35,54 @@ chaos::ClockModel true_time() {
   return {now, now};
 }
 
+// Whether this process holds CAP_SYS_PTRACE (bit 19 of CapEff in /proc/self/status).
+bool may_trace_any() {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("CapEff:", 0) == 0) {
+      return (std::stoull(line.substr(7), nullptr, 16) >> 19) & 1u;
+    }
+  }
+  return geteuid() == 0;
+}
+
+// Refuses (exit 3, never a fall back to libfaketime) when Yama forbids tracing a server this
+// process did not start: ptrace_scope 3 forbids every attach, 1 and 2 all but the privileged's.
+void refuse_without_ptrace() {
+  std::ifstream in("/proc/sys/kernel/yama/ptrace_scope");
+  int scope = 0;
+  if (!(in >> scope) || scope == 0) return;  // no Yama: the injector's attach says the rest
+  if (scope < 3 && may_trace_any()) return;
+  throw Refused(fmt::format(
+      "--clock-injector ptrace: this process may not trace the servers (kernel.yama.ptrace_scope "
+      "is {}{}); run as root, or with --clock-injector libfaketime",
+      scope, scope < 3 ? " and it lacks CAP_SYS_PTRACE" : ": no process may attach"));
+}
+
 }  // namespace
 
-ServerClockNemesis::ServerClockNemesis()
-    : dir_("idbench-faults"),
-      file_(dir_.path() + "/faketime"),
-      env_(faking_entries(file_)),
-      clock_(true_time()) {
+ServerClockNemesis::ServerClockNemesis(chaos::ClockInjector injector)
+    : injector_(injector), dir_("idbench-faults"), clock_(true_time()) {
+  if (injector_ == chaos::ClockInjector::ptrace) {
+    refuse_without_ptrace();
+    inject_ = chaos::inject_program();
+    page_ = std::make_unique<inject::ClockPage>();
+  } else {
+    file_ = dir_.path() + "/faketime";
+    env_ = faking_entries(file_);
+  }
   write();
+  if (page_) lease_ = std::make_unique<inject::ClockPage::Lease>(*page_);
 }
+
+ServerClockNemesis::~ServerClockNemesis() = default;
+
+std::vector<std::string> ServerClockNemesis::launcher() const {
+  if (!page_) return {};
+  return {inject_, "--page", page_->path(), "--"};
+}
+
+std::string ServerClockNemesis::page_path() const { return page_ ? page_->path() : ""; }
 
 void ServerClockNemesis::invoke(const fault::FaultStep& step, fault::Timeline& t) {
   if (step.op != "step") {
@@ -52,8 +96,14 @@ void ServerClockNemesis::invoke(const fault::FaultStep& step, fault::Timeline& t
               clock_.fake_at(landed.true_ns));
 }
 
-// The library's start time in the server is irrelevant at rate 1 (see the header): 0 stands
-// for any.
-void ServerClockNemesis::write() const { chaos::write_setting(file_, clock_.setting_for(0)); }
+// libfaketime: the library's start time in the server is irrelevant at rate 1 (see the
+// header), 0 stands for any. ptrace: the page holds the line itself.
+void ServerClockNemesis::write() const {
+  if (page_) {
+    page_->set_line(clock_.anchor_true(), clock_.anchor_fake(), clock_.rate());
+  } else {
+    chaos::write_setting(file_, clock_.setting_for(0));
+  }
+}
 
 }  // namespace idbench::real

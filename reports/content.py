@@ -26,7 +26,8 @@ from floors import floor_table
 from document import BAD, GOOD, WARN, Figure, Report, Section, Table  # noqa: F401 (re-exported)
 from inputs import (BENCH_FILE, CHAOS_FILE, DERIVED_IDS_FILE, LOCALITY_FILE, REAL_FAULTS_FILE,
                     WORKER_IDS_FILE, Bench, BenchRun, Chaos, Locality, Real, Results,
-                    locality_generator, number, gen_bits, payload_of, policy_label)
+                    clock_injector_line, locality_generator, number, gen_bits, payload_of,
+                    policy_label)
 from real_faults import RealFaults, real_faults_section
 from real_systems import durability_text, hop_table, per_id_figures, real_table, shown_figures
 from derived_ids_section import derived_ids_section
@@ -974,6 +975,7 @@ def chaos_section(ch: Chaos, figures: Figures, summary: dict, results: Results) 
         s.takeaway = _unread(results, CHAOS_FILE, "no clock-fault figures")
         return s
     s.takeaway = chaos_takeaway(ch)
+    s.p(clock_injector_line(ch.config, CHAOS_FILE))
     ran = ch.ran()
     broken = [c for c in ch.cells if c.get("promise_kept") is False]
     caught = [c for c in ran if c.get("promise_kept") is True and number(c.get("duplicates"))]

@@ -564,12 +564,31 @@ def policy_label(cell: dict) -> str:
             + (" + persisted mark" if cell.get("persist") else ""))
 
 
+# What each clock injector is, in the words a section's one line about it uses
+# (chaos/clock_injector.hpp names them: --clock-injector of idbench chaos and real-chaos).
+CLOCK_INJECTORS = {
+    "libfaketime": "libfaketime (LD_PRELOAD: what reads the clock through a dynamic libc)",
+    "ptrace": "ptrace (idbench-inject: the processes' vDSO clock patched to read a shared page)",
+}
+
+
+def clock_injector_line(config: dict | None, file: str) -> str:
+    """The one line a clock-fault section shows under its heading: which injector faked the
+    clocks of the run `file` records (its config.clock_injector)."""
+    name = (config or {}).get("clock_injector")
+    if name is None:
+        return (f"Clock injector: not recorded in {file} (written before --clock-injector; "
+                "those runs used libfaketime).")
+    return f"Clock injector: {CLOCK_INJECTORS.get(str(name), str(name))}."
+
+
 def load_chaos(doc: Any) -> Chaos:
     ch = Chaos(present=True)
     if isinstance(doc, list):  # a bare list of `idbench chaos --json` objects
         doc = {"cells": doc}
     if isinstance(doc, dict) and "cells" not in doc and "scenario" in doc:
-        doc = {"context": doc.get("context"), "cells": [doc], "complete": True}  # one run's JSON
+        doc = {"context": doc.get("context"), "config": doc.get("config"), "cells": [doc],
+               "complete": True}  # one run's JSON
     if opened(doc, ch, "chaos.json") is None:
         return ch
     if isinstance(doc.get("config"), dict):
@@ -615,6 +634,7 @@ class RealFaults:
     system the fault ran on."""
 
     present: bool = False
+    config: dict = field(default_factory=dict)  # {"clock_injector"}, absent from older files
     scenarios: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -630,6 +650,8 @@ def load_real_faults(doc: Any) -> RealFaults:
         rf.problems.append(f"{REAL_FAULTS_FILE} has no 'scenarios' list: the real systems under "
                            "faults are not shown")
         return rf
+    if isinstance(doc.get("config"), dict):
+        rf.config = doc["config"]
     rf.scenarios = [s for s in doc["scenarios"] if isinstance(s, dict)]
     if not rf.scenarios:
         rf.problems.append(f"{REAL_FAULTS_FILE} holds no scenario: nothing ran")

@@ -22,7 +22,8 @@ from typing import Any
 import units as u
 from document import BAD, GOOD, Section, Table
 from inputs import PRODUCER as PRODUCER_OF
-from inputs import REAL_FAULTS_FILE, RealFaults, load_real_faults, number  # noqa: F401
+from inputs import (REAL_FAULTS_FILE, RealFaults, clock_injector_line,  # noqa: F401
+                    load_real_faults, number)
 
 FILE = REAL_FAULTS_FILE  # re-exported: gate_real.py and compare.py read the name here
 PRODUCER = PRODUCER_OF[FILE]
@@ -132,10 +133,11 @@ def real_faults_section(rf: RealFaults, figures, summary: dict,
         s.takeaway = (problem or f"{FILE} is missing (written by {PRODUCER})").rstrip(".") + "."
         return s
     s.takeaway = real_faults_takeaway(rf)
+    s.p(clock_injector_line(rf.config, FILE))
     s.p("Real servers started by idbench, faults applied to them (a ticket server restored from "
         "an earlier copy, one of two ticket servers killed, mariadbd killed under AUTO_INCREMENT "
-        "load, mariadbd's own clock stepped back under libfaketime); every ID checked. A "
-        "duplicate here is what the real system did.")
+        "load, mariadbd's own wall clock stepped back); every ID checked. A duplicate here is "
+        "what the real system did.")
     s.table(real_faults_table(rf))
     for i, (sc, p) in enumerate(rf.parts()):
         t = p.get("timeline")

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """real_faults_test.py — the real systems under faults in the report: a restored ticket
 server's duplicates are shown as the finding (marked bad, with the evidence), every part gets a
-timeline, and a missing or malformed real_chaos.json is a sentence, never a crash or a pass.
+timeline, the clock injector of the real-chaos and chaos runs is one line under each heading,
+and a missing or malformed real_chaos.json is a sentence, never a crash or a pass.
 
     /usr/bin/python3 reports/real_faults_test.py
 """
@@ -27,11 +28,17 @@ def testdata() -> dict:
         return json.load(f)
 
 
-def report_of(doc) -> tuple:
+def report_of(doc, chaos_config: dict | None = None) -> tuple:
     d = tempfile.mkdtemp(prefix="idbench-report-test-")
     try:
         for name in ("bench.json", "locality.json", "chaos.json"):
             shutil.copy(os.path.join(HERE, "testdata", name), d)
+        if chaos_config is not None:  # chaos.json's config replaced
+            with open(os.path.join(HERE, "testdata", "chaos.json")) as f:
+                chaos = json.load(f)
+            chaos["config"] = chaos_config
+            with open(os.path.join(d, "chaos.json"), "w") as f:
+                json.dump(chaos, f)
         if doc is not None:
             with open(os.path.join(d, real_faults.FILE), "w") as f:
                 f.write(doc if isinstance(doc, str) else json.dumps(doc))
@@ -83,6 +90,30 @@ class RealFaultsTest(unittest.TestCase):
                                                       "evidence": "no duplicate"}
         _, _, section = report_of(doc)
         self.assertEqual(blocks(section, "table")[0].rows[0][2], ("kept", GOOD))
+
+    def test_the_clock_injector_is_one_line_under_the_heading(self):
+        doc = copy.deepcopy(testdata())
+        doc["config"] = {"clock_injector": "ptrace"}
+        _, report, section = report_of(doc)
+        first = blocks(section, "p")[0]
+        self.assertTrue(first.startswith("Clock injector: ptrace (idbench-inject"), first)
+        # A file written before the option names none: said so, never guessed silently.
+        _, _, older = report_of(testdata())
+        self.assertIn("Clock injector: not recorded in real_chaos.json", blocks(older, "p")[0])
+        # The chaos section says its own, from chaos.json's config.
+        chaos = next(s for s in report.sections if s.id == "chaos")
+        self.assertTrue(blocks(chaos, "p")[0].startswith("Clock injector: "), blocks(chaos, "p"))
+
+    def test_the_chaos_section_names_its_runs_injector(self):
+        for name, words in (("ptrace", "ptrace (idbench-inject"), ("libfaketime", "libfaketime (")):
+            _, report, _ = report_of(testdata(), chaos_config={"clock_injector": name})
+            chaos = next(s for s in report.sections if s.id == "chaos")
+            self.assertTrue(blocks(chaos, "p")[0].startswith("Clock injector: " + words),
+                            blocks(chaos, "p"))
+        # One run's JSON (idbench chaos --json) carries its config too.
+        one = inputs.load_chaos({"scenario": "ntp-step-back",
+                                 "config": {"clock_injector": "ptrace"}})
+        self.assertEqual(one.config.get("clock_injector"), "ptrace")
 
     def test_missing_file_says_not_run(self):
         results, _, section = report_of(None)
