@@ -75,9 +75,11 @@ ensure_npm_packages() {  # dir, relative to the checkout
   touch "$dir/node_modules"
 }
 
-configure_and_build() {  # preset [target]
-  local preset=$1 target=${2:-all}
-  say "building ($preset, target $target)"
+configure_and_build() {  # preset [target...]
+  local preset=$1
+  shift
+  local targets=("${@:-all}")
+  say "building ($preset, target ${targets[*]})"
   # ccache, keyed on paths relative to the checkout and not on the working directory (the
   # debug builds' -g would hash it), so a fresh clone elsewhere reuses the objects an earlier
   # build compiled: a CI run after a developer's build is mostly hits.
@@ -93,7 +95,7 @@ configure_and_build() {  # preset [target]
     [ "$preset" = release ] && dir=$root/build
     /usr/bin/python3 tools/relative_unity.py "$root" "$dir"
   fi
-  cmake --build --preset "$preset" --target "$target" -- -j"$jobs"
+  cmake --build --preset "$preset" --target "${targets[@]}" -- -j"$jobs"
 }
 
 # The real systems under faults, quick: every scenario at half length. Exit 1 is what the
@@ -202,7 +204,7 @@ case "$cmd" in
     # --full runs every real system, the Node and Go adapters among them.
     ensure_npm_packages adapters/node
     ensure_packages "${go_packages[@]}"
-    configure_and_build release programs
+    configure_and_build release programs idbench-go-adapter
     mkdir -p "$latest"
     [ -x bench/run_bench.sh ] || die "bench/run_bench.sh is missing"
     bench/run_bench.sh "$bin" "$latest/bench.json" "$@"
