@@ -37,36 +37,24 @@ idbench_test(real_client_node_test SOURCES client_node_test.cpp LIBS idbench_rea
 set(faults_tmp ${CMAKE_BINARY_DIR}/faults-tmp)
 add_test(NAME faults_tmp_made COMMAND ${CMAKE_COMMAND} -E make_directory ${faults_tmp})
 set_tests_properties(faults_tmp_made PROPERTIES LABELS unit FIXTURES_SETUP real_faults)
-add_executable(faults_mariadb_test faults_mariadb_test.cpp)
-target_link_libraries(faults_mariadb_test PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
-gtest_discover_tests(faults_mariadb_test
-                     PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
-                                ENVIRONMENT TMPDIR=${faults_tmp}
-                     DISCOVERY_TIMEOUT 60)
+# A gtest binary on real servers: each case one ctest of the group.
+function(real_server_test name source)
+  add_executable(${name} ${source})
+  target_link_libraries(${name} PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
+  gtest_discover_tests(${name}
+                       PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
+                                  ENVIRONMENT TMPDIR=${faults_tmp}
+                       DISCOVERY_TIMEOUT 60)
+endfunction()
+real_server_test(faults_mariadb_test faults_mariadb_test.cpp)
 # The server nemesis on one real mariadbd: a kill leaves no server, a start answers again.
-add_executable(server_nemesis_test server_nemesis_test.cpp)
-target_link_libraries(server_nemesis_test PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
-gtest_discover_tests(server_nemesis_test
-                     PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
-                                ENVIRONMENT TMPDIR=${faults_tmp}
-                     DISCOVERY_TIMEOUT 60)
+real_server_test(server_nemesis_test server_nemesis_test.cpp)
 # The snapshot nemesis on one real mariadbd: a restore takes its counter back; a planted restore
 # that only records is caught.
-add_executable(snapshot_nemesis_test snapshot_nemesis_test.cpp)
-target_link_libraries(snapshot_nemesis_test PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
-gtest_discover_tests(snapshot_nemesis_test
-                     PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
-                                ENVIRONMENT TMPDIR=${faults_tmp}
-                     DISCOVERY_TIMEOUT 60)
+real_server_test(snapshot_nemesis_test snapshot_nemesis_test.cpp)
 # The server clock nemesis on one real mariadbd under libfaketime: a step moves its SYSDATE();
 # a planted step that only records is caught.
-add_executable(server_clock_nemesis_test server_clock_nemesis_test.cpp)
-target_link_libraries(server_clock_nemesis_test
-                      PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
-gtest_discover_tests(server_clock_nemesis_test
-                     PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
-                                ENVIRONMENT TMPDIR=${faults_tmp}
-                     DISCOVERY_TIMEOUT 60)
+real_server_test(server_clock_nemesis_test server_clock_nemesis_test.cpp)
 add_test(NAME faults_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/faults_cli_test.sh
                                  $<TARGET_FILE:idbench>)
 set_tests_properties(faults_cli PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 180
@@ -76,9 +64,4 @@ add_test(NAME faults_left_nothing
 set_tests_properties(faults_left_nothing PROPERTIES LABELS unit FIXTURES_CLEANUP real_faults)
 # uuid-clock-back under --clock-injector ptrace: idbench-inject attached to the RUNNING servers
 # (same pid throughout), the probe shows the step, UUID()'s time does not follow it; nothing left.
-add_executable(faults_ptrace_test faults_ptrace_test.cpp)
-target_link_libraries(faults_ptrace_test PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
-gtest_discover_tests(faults_ptrace_test
-                     PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
-                                ENVIRONMENT TMPDIR=${faults_tmp}
-                     DISCOVERY_TIMEOUT 60)
+real_server_test(faults_ptrace_test faults_ptrace_test.cpp)
