@@ -74,7 +74,9 @@ def main(argv: list[str]) -> int:
         if os.path.basename(here) != "Unity":
             continue
         for name in files:
-            if name.startswith("unity_") and not name.endswith(".relative"):
+            # unity_<n>_cxx.cxx and unity_<n>_c.c; ninja writes their objects and depfiles
+            # into the same directory.
+            if name.startswith("unity_") and name.endswith((".cxx", ".c")):
                 settle(os.path.join(here, name), source_dir)
     return 0
 

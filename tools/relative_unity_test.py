@@ -77,6 +77,22 @@ class RelativeUnity(unittest.TestCase):
         self.assertGreater(os.stat(unity).st_mtime_ns, 1_000_000_000)
         self.assertIn('"../../../../../chaos/node.cpp"', read(unity))
 
+    def test_the_objects_beside_it_are_left_alone(self) -> None:
+        # A rebuild in the same checkout: ninja writes each unity object and its depfile into
+        # the same Unity directory.
+        root = os.path.join(self.tmp.name, "a")
+        unity = make_clone(root, ["chaos/run.cpp"])
+        with open(unity + ".o", "wb") as f:
+            f.write(b"\x7fELF\x02\x01\x01\x00\x9f\xff")
+        with open(unity + ".o.d", "w", encoding="utf-8") as f:
+            f.write("unity_0_cxx.cxx.o: %s/chaos/run.cpp\n" % root)
+        run(root)
+        with open(unity + ".o", "rb") as f:
+            self.assertEqual(f.read(), b"\x7fELF\x02\x01\x01\x00\x9f\xff")
+        self.assertIn(root, read(unity + ".o.d"))
+        self.assertFalse(os.path.exists(unity + ".o.relative"))
+        self.assertNotIn(root, read(unity))
+
     def test_bad_usage_is_exit_2(self) -> None:
         got = subprocess.run([sys.executable, SCRIPT, "/nonexistent"], capture_output=True,
                              text=True)
