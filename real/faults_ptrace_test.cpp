@@ -119,12 +119,17 @@ void expect_probes_show_the_step_on_one_server(const FaultRun& run, const FaultP
       << ptrace_why(run);
 }
 
-TEST(FaultsUnderPtrace, ARunningServersStepBackReachesItsWallClockButNotUuidTime) {
-  if (const std::string why = ptrace_skip_reason(); !why.empty()) GTEST_SKIP() << why;
+// `scenario` at half length under the ptrace injector.
+FaultRun run_under_ptrace(const std::string& scenario) {
   FaultOptions o;
   o.time_scale = 0.5;
   o.clock_injector = chaos::ClockInjector::ptrace;
-  const FaultRun run = run_fault_scenario("uuid-clock-back", o);
+  return run_fault_scenario(scenario, o);
+}
+
+TEST(FaultsUnderPtrace, ARunningServersStepBackReachesItsWallClockButNotUuidTime) {
+  if (const std::string why = ptrace_skip_reason(); !why.empty()) GTEST_SKIP() << why;
+  const FaultRun run = run_under_ptrace("uuid-clock-back");
   ASSERT_EQ(run.parts.size(), 2u) << ptrace_why(run);
   std::vector<pid_t> servers;
   for (const FaultPart& p : run.parts) {
@@ -158,10 +163,7 @@ TEST(FaultsUnderPtrace, ARunningServersStepBackReachesItsWallClockButNotUuidTime
 // finding), and no injector is left.
 TEST(FaultsUnderPtrace, AServerRestartedUnderTheInjectorReadsTheSteppedClockFromItsStart) {
   if (const std::string why = ptrace_skip_reason(); !why.empty()) GTEST_SKIP() << why;
-  FaultOptions o;
-  o.time_scale = 0.5;
-  o.clock_injector = chaos::ClockInjector::ptrace;
-  const FaultRun run = run_fault_scenario("uuid-short-restart-behind", o);
+  const FaultRun run = run_under_ptrace("uuid-short-restart-behind");
   ASSERT_EQ(run.parts.size(), 2u) << ptrace_why(run);
   std::vector<pid_t> servers;
   for (const FaultPart& p : run.parts) {

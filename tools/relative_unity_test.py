@@ -35,6 +35,16 @@ def run(root: str) -> None:
     subprocess.run([sys.executable, SCRIPT, root, os.path.join(root, "build-asan")], check=True)
 
 
+def reconfigure_at_an_old_time(unity: str, root: str, sources: list[str]) -> None:
+    """A first rewrite dated 1 s after the epoch, then CMake's next configure writing `sources`
+    absolute again, then the rewrite that follows it."""
+    run(root)
+    os.utime(unity, ns=(1_000_000_000, 1_000_000_000))
+    os.utime(unity + ".relative", ns=(1_000_000_000, 1_000_000_000))
+    write_cmake_text(unity, root, sources)
+    run(root)
+
+
 def read(path: str) -> str:
     with open(path, encoding="utf-8") as f:
         return f.read()
@@ -58,22 +68,14 @@ class RelativeUnity(unittest.TestCase):
     def test_unchanged_batch_keeps_its_timestamp(self) -> None:
         root = os.path.join(self.tmp.name, "a")
         unity = make_clone(root, ["chaos/run.cpp"])
-        run(root)
-        os.utime(unity, ns=(1_000_000_000, 1_000_000_000))
-        os.utime(unity + ".relative", ns=(1_000_000_000, 1_000_000_000))
-        write_cmake_text(unity, root, ["chaos/run.cpp"])  # CMake's next configure
-        run(root)
+        reconfigure_at_an_old_time(unity, root, ["chaos/run.cpp"])
         self.assertEqual(os.stat(unity).st_mtime_ns, 1_000_000_000)
         self.assertNotIn(root, read(unity))
 
     def test_changed_batch_is_newer(self) -> None:
         root = os.path.join(self.tmp.name, "a")
         unity = make_clone(root, ["chaos/run.cpp"])
-        run(root)
-        os.utime(unity, ns=(1_000_000_000, 1_000_000_000))
-        os.utime(unity + ".relative", ns=(1_000_000_000, 1_000_000_000))
-        write_cmake_text(unity, root, ["chaos/run.cpp", "chaos/node.cpp"])  # a file added
-        run(root)
+        reconfigure_at_an_old_time(unity, root, ["chaos/run.cpp", "chaos/node.cpp"])  # one added
         self.assertGreater(os.stat(unity).st_mtime_ns, 1_000_000_000)
         self.assertIn('"../../../../../chaos/node.cpp"', read(unity))
 
