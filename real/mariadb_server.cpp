@@ -2,14 +2,21 @@
 // crash, restart, cold copies of the data directory, and the settings read back.
 #include "real/mariadb_server.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <optional>
 #include <sstream>
 
+#include "plumbing/atomic_file.hpp"
 #include "plumbing/db_server.hpp"
 #include "plumbing/temp_dir.hpp"
 
@@ -32,8 +39,9 @@ constexpr const char* kMissing =
     "./run.sh installs them)";
 
 MariadbPrograms find_programs() {
-  MariadbPrograms p{plumbing::find_program("mariadbd"), plumbing::find_program("mariadb-install-db"),
-             plumbing::find_program("mariadb")};
+  MariadbPrograms p{plumbing::find_program("mariadbd"),
+                    plumbing::find_program("mariadb-install-db"),
+                    plumbing::find_program("mariadb")};
   if (p.server.empty() || p.install.empty() || p.client.empty()) throw MariadbMissing(kMissing);
   return p;
 }
@@ -44,41 +52,89 @@ void copy_tree(const std::string& from, const std::string& to) {
   if (ec) throw Error(fmt::format("cannot copy {} to {}: {}", from, to, ec.message()));
 }
 
-// mariadb-install-db takes ~4 s, a copy of what it made ~0.3 s: the first server of a process
-// initialises a template data directory, every server copies it. The template lives in its own
-// idbench temp dir (removed at exit, swept by the next run after a SIGKILL).
+// Runs mariadb-install-db into `dir`/data. A private --tmpdir (passed through to the bootstrap
+// server): a starting mariadbd removes stale #sql files from its tmpdir, which in a shared
+// /tmp are another server's tables.
+void install_data_directory(const MariadbPrograms& p, const std::string& dir) {
+  std::vector<std::string> argv = {p.install,
+                                   "--no-defaults",
+                                   "--datadir=" + dir + "/data",
+                                   "--tmpdir=" + dir,
+                                   "--auth-root-authentication-method=normal",
+                                   "--skip-test-db"};
+  if (geteuid() == 0) argv.push_back("--user=root");
+  plumbing::CommandOptions options;
+  options.timeout_ms = 180'000;
+  const auto r = plumbing::run_command(argv, options);
+  if (r.exit_code != 0) {
+    throw Error(fmt::format("mariadb-install-db failed{}: {}{}", r.timed_out ? " (timed out)" : "",
+                            r.out, r.err));
+  }
+}
+
+// What a shared template was made for: mariadbd's path, size and modification time. A
+// template made by another MariaDB is made again.
+std::string server_stamp(const MariadbPrograms& p) {
+  struct stat st {};
+  if (::stat(p.server.c_str(), &st) != 0) return p.server + "\n";
+  return fmt::format("{} {} {}\n", p.server, st.st_size, st.st_mtim.tv_sec);
+}
+
+// The template every process of a test run shares (kMariadbTemplateEnv): made once under an
+// exclusive flock of <dir>.lock, into <dir>.tmp-<pid> and renamed, so a process killed while
+// making it leaves no half template; copied under the same lock.
+void copy_shared_template(const MariadbPrograms& p, const std::string& dir,
+                          const std::string& data) {
+  struct Lock {  // closing the descriptor releases the flock
+    explicit Lock(const std::string& path)
+        : fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
+      if (fd < 0) throw Error(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
+      while (::flock(fd, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+          ::close(fd);
+          throw Error(fmt::format("cannot lock {}: {}", path, std::strerror(errno)));
+        }
+      }
+    }
+    ~Lock() { ::close(fd); }
+    Lock(const Lock&) = delete;
+    Lock& operator=(const Lock&) = delete;
+    int fd;
+  } lock(dir + ".lock");
+  const std::string stamp = server_stamp(p);
+  std::error_code ec;
+  if (!fs::exists(dir + "/stamp") || plumbing::read_text_file(dir + "/stamp") != stamp) {
+    fs::remove_all(dir, ec);
+    const std::string making = fmt::format("{}.tmp-{}", dir, ::getpid());
+    fs::remove_all(making, ec);
+    fs::create_directories(making);
+    install_data_directory(p, making);
+    plumbing::write_file_atomically(making + "/stamp", stamp);
+    fs::rename(making, dir);
+  }
+  copy_tree(dir + "/data", data);
+}
+
+// The first server of a process makes a template data directory, every server copies it; the
+// template lives in its own idbench temp dir (removed at exit, swept by the next run after a
+// SIGKILL). With kMariadbTemplateEnv set, the template is the one a test run shares.
 class Template {
  public:
   // Copies the template to `data`, making the template first if needed.
   static void copy_to(const MariadbPrograms& p, const std::string& data) {
+    const char* shared = std::getenv(kMariadbTemplateEnv);
+    if (shared != nullptr && *shared != '\0') return copy_shared_template(p, shared, data);
     static Template t;
     std::lock_guard lock(t.mutex_);
-    if (!t.dir_) t.make(p);
+    if (!t.dir_) {
+      auto dir = std::make_unique<plumbing::TempDir>("idbench-mariadb-template");
+      install_data_directory(p, dir->path());
+      t.dir_ = std::move(dir);
+    }
     copy_tree(t.dir_->path() + "/data", data);
   }
 
  private:
-  void make(const MariadbPrograms& p) {
-    auto dir = std::make_unique<plumbing::TempDir>("idbench-mariadb-template");
-    // A private --tmpdir (passed through to the bootstrap server): a starting mariadbd removes
-    // stale #sql files from its tmpdir, which in a shared /tmp are another server's tables.
-    std::vector<std::string> argv = {p.install,
-                                     "--no-defaults",
-                                     "--datadir=" + dir->path() + "/data",
-                                     "--tmpdir=" + dir->path(),
-                                     "--auth-root-authentication-method=normal",
-                                     "--skip-test-db"};
-    if (geteuid() == 0) argv.push_back("--user=root");
-    plumbing::CommandOptions options;
-    options.timeout_ms = 180'000;
-    const auto r = plumbing::run_command(argv, options);
-    if (r.exit_code != 0) {
-      throw Error(fmt::format("mariadb-install-db failed{}: {}{}",
-                              r.timed_out ? " (timed out)" : "", r.out, r.err));
-    }
-    dir_ = std::move(dir);
-  }
-
   std::mutex mutex_;
   std::unique_ptr<plumbing::TempDir> dir_;
 };
@@ -125,8 +181,8 @@ MariadbServer::MariadbServer(MariadbSettings settings) {
   fs::create_directory(st.db.dir() + "/tmp");
   Template::copy_to(programs, st.db.dir() + "/data");
   st.db.start(server_argv(programs, st.settings, st.db.dir()),
-              {programs.client, "--no-defaults", "--socket=" + st.socket, "--user=root",
-               "--batch", "--skip-column-names"},
+              {programs.client, "--no-defaults", "--socket=" + st.socket, "--user=root", "--batch",
+               "--skip-column-names"},
               "mariadbd", st.settings.env);
 }
 
@@ -136,10 +192,10 @@ const std::string& MariadbServer::socket() const { return state_->socket; }
 const MariadbSettings& MariadbServer::settings() const { return state_->settings; }
 
 std::string MariadbServer::describe() {
-  std::istringstream row(query(
-      "SELECT VERSION(), @@innodb_flush_log_at_trx_commit, @@log_bin, @@sync_binlog, "
-      "@@innodb_autoinc_lock_mode, @@auto_increment_increment, @@auto_increment_offset, "
-      "@@server_id"));
+  std::istringstream row(
+      query("SELECT VERSION(), @@innodb_flush_log_at_trx_commit, @@log_bin, @@sync_binlog, "
+            "@@innodb_autoinc_lock_mode, @@auto_increment_increment, @@auto_increment_offset, "
+            "@@server_id"));
   std::string version, flush, log_bin, sync_binlog, lock_mode, increment, offset, server_id;
   std::getline(row, version, '\t');
   row >> flush >> log_bin >> sync_binlog >> lock_mode >> increment >> offset >> server_id;

@@ -6,8 +6,8 @@
 //   MariadbSettings s;  s.flush_log_at_trx_commit = 2;
 //   MariadbServer db(s);                       // initialised and answering SELECT 1
 //   db.socket();                               // what the adapter connects to
-//   db.describe();                             // "innodb_flush_log_at_trx_commit=2, binlog off, ..."
-//   auto copy = db.snapshot();                 // a cold copy of the data directory (stops and
+//   db.describe();                             // "innodb_flush_log_at_trx_commit=2, binlog off,
+//   ..." auto copy = db.snapshot();                 // a cold copy of the data directory (stops and
 //                                              // restarts the server around it)
 //   db.kill9(); db.start();                    // crash and recovery
 //   db.restore(copy); db.start();              // back to the copy: its counters go back
@@ -26,6 +26,12 @@
 #include "generators/errors.hpp"
 
 namespace idbench::real {
+
+// A directory every process of a test run may share as the template data directory (the
+// tests' presets set it): mariadb-install-db takes ~5 s, a copy of what it made ~0.3 s. The
+// first server makes it there (under an flock of <dir>.lock, stamped with the mariadbd it was
+// made for); the others copy it. Unset, each process makes its own, removed at its exit.
+inline constexpr const char* kMariadbTemplateEnv = "IDBENCH_MARIADB_TEMPLATE";
 
 // mariadbd, mariadb-install-db or the mariadb client is not installed: exit 4
 // (kExitMissingTool). The message names the Debian packages.

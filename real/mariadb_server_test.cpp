@@ -3,16 +3,20 @@
 // is shared by the file (each start costs seconds); skipped when MariaDB is not installed.
 #include "real/mariadb_server.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "plumbing/atomic_file.hpp"
 #include "plumbing/child_process.hpp"
 
 namespace idbench::real {
@@ -22,9 +26,7 @@ namespace fs = std::filesystem;
 
 bool installed() { return !plumbing::find_program("mariadbd").empty(); }
 
-std::string dir_of(const MariadbServer& db) {
-  return fs::path(db.socket()).parent_path().string();
-}
+std::string dir_of(const MariadbServer& db) { return fs::path(db.socket()).parent_path().string(); }
 
 pid_t pid_of(const MariadbServer& db) {
   return static_cast<pid_t>(std::stol(plumbing::read_text_file(dir_of(db) + "/mysqld.pid")));
@@ -123,6 +125,54 @@ TEST_F(MariadbServerTest, LeavesNoProcessAndNoDirectory) {
   errno = 0;
   EXPECT_EQ(::kill(pid, 0), -1);
   EXPECT_EQ(errno, ESRCH);
+}
+
+// IDBENCH_MARIADB_TEMPLATE names a template directory shared by every process of a test run:
+// the first server makes it, the others copy it (a planted file in it reaches their data
+// directories); a template made for another mariadbd (its stamp differs) is made again.
+class SharedTemplate {
+ public:
+  SharedTemplate()
+      : dir_(fs::temp_directory_path() / fmt::format("idbench-tmpl-test-{}", getpid())) {
+    const char* old = std::getenv(kMariadbTemplateEnv);
+    if (old != nullptr) old_ = old;
+    ::setenv(kMariadbTemplateEnv, dir_.c_str(), 1);
+  }
+  ~SharedTemplate() {
+    if (old_) {
+      ::setenv(kMariadbTemplateEnv, old_->c_str(), 1);
+    } else {
+      ::unsetenv(kMariadbTemplateEnv);
+    }
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+    fs::remove(dir_.string() + ".lock", ec);
+  }
+  const fs::path& dir() const { return dir_; }
+
+ private:
+  fs::path dir_;
+  std::optional<std::string> old_;
+};
+
+TEST_F(MariadbServerTest, ServersOfATestRunCopyTheSharedTemplate) {
+  SharedTemplate shared;
+  { MariadbServer first({}); }
+  ASSERT_TRUE(fs::is_directory(shared.dir() / "data")) << "the first server made no template";
+  plumbing::write_file_atomically((shared.dir() / "data" / "planted").string(), "x");
+  MariadbServer second({});
+  EXPECT_TRUE(fs::exists(dir_of(second) + "/data/planted"))
+      << "the second server did not copy the shared template";
+}
+
+TEST_F(MariadbServerTest, ASharedTemplateOfAnotherMariadbIsMadeAgain) {
+  SharedTemplate shared;
+  { MariadbServer first({}); }
+  plumbing::write_file_atomically((shared.dir() / "data" / "planted").string(), "x");
+  plumbing::write_file_atomically((shared.dir() / "stamp").string(), "another mariadbd\n");
+  MariadbServer second({});
+  EXPECT_FALSE(fs::exists(dir_of(second) + "/data/planted")) << "a stale template was copied";
+  EXPECT_NE(plumbing::read_text_file((shared.dir() / "stamp").string()), "another mariadbd\n");
 }
 
 }  // namespace
