@@ -2,7 +2,8 @@
 # adapters_test.sh — the shipped adapters speak the exec line protocol (docs/exec-protocol.md, "Adapters"):
 # a request "N\n" gets N well-formed IDs of the adapter's form, EOF exits 0, bad usage exits 2
 # with one line, the launcher execs (no wrapper remains), the Snowflake adapter carries
-# IDBENCH_NODE_ID in its node field; each Go scheme through `idbench generate --exec`, and a
+# IDBENCH_NODE_ID in its node field, the npm Snowflake packages' duplicates are found by check;
+# each Go scheme through `idbench generate --exec`, and a
 # clock fault that never reaches a Go program.
 #   adapters_test.sh IDBENCH launcher|python|node
 #   adapters_test.sh IDBENCH go|go-chaos GO_ADAPTER [MISSING_PACKAGES]
@@ -52,6 +53,44 @@ expect_ids() {
     grep -q '^4000 IDs in 1 stream: 0 duplicates' "$tmp/check" &&
     ok "$runtime $name: 4 requests of 1000 give 4000 distinct IDs" ||
     { fail "$runtime $name: 4 x 1000 IDs not all distinct"; cat "$tmp/check"; }
+}
+
+# The npm Snowflake packages' layouts (docs/exec-protocol.md, "Adapters"): 42 bits of Unix ms.
+layout_snowflake_id=spare=0,ts=42,node=10,seq=12,epoch=0
+layout_nodejs_snowflake=spare=0,ts=42,node=12,seq=10,epoch=0
+layout_flake_idgen=spare=0,ts=42,node=5+5,seq=12,epoch=0
+
+# expect_node RUNTIME NAME LAYOUT NODE_ID FIELD: with IDBENCH_NODE_ID=NODE_ID the adapter's ID
+# decodes by LAYOUT to node FIELD and to the time of now.
+expect_node() {
+  local runtime=$1 name=$2 layout=$3 node=$4 want=$5 id
+  id=$(printf '1\n' | IDBENCH_NODE_ID=$node run_adapter "$runtime" "$name" 2>"$tmp/err")
+  "$idbench" decode --json --layout "$layout" "$id" >"$tmp/decoded" 2>>"$tmp/err" &&
+    grep -q "\"node\":$want," "$tmp/decoded" &&
+    ok "$runtime $name: IDBENCH_NODE_ID=$node decodes as node $want ($layout)" ||
+    { fail "$runtime $name: IDBENCH_NODE_ID=$node is not node $want in $layout"; cat "$tmp/decoded"; }
+  expect_now "$runtime $name" "$(grep -o '"unix_ms":[0-9]*' "$tmp/decoded" | cut -d: -f2)"
+}
+
+# expect_duplicates NAME LAYOUT FAKETIME THREADS COUNT yes|no: `idbench generate --exec` runs
+# THREADS instances of node NAME under libfaketime's FAKETIME (the faketime program) for COUNT
+# IDs; `idbench check` finds duplicates (yes, exit 1) or none (no, exit 0).
+expect_duplicates() {
+  local name=$1 layout=$2 clock=$3 threads=$4 count=$5 want=$6 rc
+  rm -rf "$tmp/gen" && mkdir "$tmp/gen"
+  "$idbench" generate --exec "faketime -m -f '$clock' $adapter node $name" --id-time layout \
+    --layout "$layout" --threads "$threads" --count "$count" --out-dir "$tmp/gen" \
+    >/dev/null 2>"$tmp/err" || { fail "node $name under FAKETIME '$clock': generate failed"; return; }
+  "$idbench" check "$tmp/gen"/thread-*.txt >"$tmp/check" 2>>"$tmp/err"
+  rc=$?
+  if [ "$want" = yes ] && [ "$rc" -eq 1 ] && grep -Eq ' [1-9][0-9]* duplicates?\b' "$tmp/check"; then
+    ok "node $name, $threads instance(s), FAKETIME '$clock': check finds $(grep -Eo '[0-9]+ duplicates?' "$tmp/check" | head -1)"
+  elif [ "$want" = no ] && [ "$rc" -eq 0 ] && grep -q ' 0 duplicates' "$tmp/check"; then
+    ok "node $name, $threads instance(s), FAKETIME '$clock': no duplicate"
+  else
+    fail "node $name, $threads instance(s), FAKETIME '$clock': check exit $rc, want duplicates: $want"
+    cat "$tmp/check"
+  fi
 }
 
 # expect_exit CODE WHAT command...: exit CODE and exactly one line on stderr.
@@ -163,12 +202,16 @@ case "$part" in
   node)
     [ -d "$here/node/node_modules" ] && command -v node >/dev/null ||
       { echo "skipped: adapters/node/node_modules or node is missing (./run.sh installs them)"; exit 77; }
+    command -v faketime >/dev/null ||
+      { echo "FAIL: the faketime program is missing (./run.sh installs the Debian package faketime)"; exit 1; }
     expect_ids node uuid-v1 "$(uuid_version_re 1)"
     expect_ids node uuid-v6 "$(uuid_version_re 6)"
     expect_ids node uuid-v7 "$(uuid_version_re 7)"
     expect_ids node ulid "$uuid_re"
     expect_ids node ksuid "$uuid_re"
-    expect_ids node snowflake '^[1-9][0-9]{0,19}$'
+    for name in snowflake snowflake-defaults snowflake-id nodejs-snowflake flake-idgen; do
+      expect_ids node "$name" '^[1-9][0-9]{0,19}$'
+    done
     expect_request_exit node uuid-v7 '' 0 "EOF at once"
     expect_request_exit node uuid-v7 '0\n' 2 "a request of 0"
     expect_request_exit node uuid-v7 '1000001\n' 2 "a request above 1000000"
@@ -180,6 +223,27 @@ case "$part" in
       grep -q '"node":37,' "$tmp/decoded" && ok "node snowflake: IDBENCH_NODE_ID=37 decodes as node 37" ||
       { fail "node snowflake: IDBENCH_NODE_ID=37 not in its node field"; cat "$tmp/decoded"; }
     IDBENCH_NODE_ID=1024 expect_exit 2 "node snowflake: IDBENCH_NODE_ID beyond 10 bits" "$adapter" node snowflake
+    # Each package's node field, by its layout: snowflake-id's mid is the node id + 1 (it makes
+    # a mid of 0 into 1); snowflake-defaults keeps the package's worker 0, process 1.
+    expect_node node snowflake-id "$layout_snowflake_id" 37 38
+    expect_node node nodejs-snowflake "$layout_nodejs_snowflake" 37 37
+    expect_node node flake-idgen "$layout_flake_idgen" 37 37
+    expect_node node snowflake-defaults discord 37 1
+    IDBENCH_NODE_ID=1022 expect_exit 2 "node snowflake-id: IDBENCH_NODE_ID beyond mid 1022" "$adapter" node snowflake-id
+    IDBENCH_NODE_ID=4096 expect_exit 2 "node nodejs-snowflake: IDBENCH_NODE_ID beyond 12 bits" "$adapter" node nodejs-snowflake
+    IDBENCH_NODE_ID=1024 expect_exit 2 "node flake-idgen: IDBENCH_NODE_ID beyond 10 bits" "$adapter" node flake-idgen
+    printf '5\n' | "$adapter" node flake-idgen >/dev/null 2>"$tmp/err" &&
+      [ "$(cat "$tmp/err")" = "idbench node adapter: refusals=0" ] &&
+      ok "node flake-idgen: its refusals counted at EOF" || fail "node flake-idgen: no refusals=N line at EOF"
+    # The defects idbench must see, planted by the clock: under a clock slowed 1000x (one ms
+    # lasts a second) snowflake-id issues more than 4096 IDs in a ms, and its 4097th repeats the
+    # ms's first; flake-idgen, on the same layout, waits. Under a clock that stands still, two
+    # default @sapphire/snowflake processes issue the same IDs; two with node ids do not.
+    # 8200 IDs: the first (partial) ms may hold up to 4096, the next whole one then overflows.
+    expect_duplicates snowflake-id "$layout_snowflake_id" "+0 x0.001" 1 8200 yes
+    expect_duplicates flake-idgen "$layout_flake_idgen" "+0 x0.001" 1 8200 no
+    expect_duplicates snowflake-defaults discord "@2026-06-01 00:00:00 x0.00001" 2 2000 yes
+    expect_duplicates snowflake discord "@2026-06-01 00:00:00 x0.00001" 2 2000 no
     ulid=$(printf '1\n' | "$adapter" node ulid | tr -d '-')
     ulid_ms=$((16#${ulid:0:12})) now_ms=$(($(date +%s%3N)))
     [ $((now_ms - ulid_ms)) -ge 0 ] && [ $((now_ms - ulid_ms)) -lt 60000 ] &&
