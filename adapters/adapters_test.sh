@@ -233,7 +233,7 @@ case "$part" in
     IDBENCH_NODE_ID=4096 expect_exit 2 "node nodejs-snowflake: IDBENCH_NODE_ID beyond 12 bits" "$adapter" node nodejs-snowflake
     IDBENCH_NODE_ID=1024 expect_exit 2 "node flake-idgen: IDBENCH_NODE_ID beyond 10 bits" "$adapter" node flake-idgen
     printf '5\n' | "$adapter" node flake-idgen >/dev/null 2>"$tmp/err" &&
-      [ "$(cat "$tmp/err")" = "idbench node adapter: refusals=0" ] &&
+      [ "$(cat "$tmp/err")" = "idbench-node-adapter: refusals=0" ] &&
       ok "node flake-idgen: its refusals counted at EOF" || fail "node flake-idgen: no refusals=N line at EOF"
     # The defects idbench must see, planted by the clock: under a clock slowed 1000x (one ms
     # lasts a second) snowflake-id issues more than 4096 IDs in a ms, and its 4097th repeats the

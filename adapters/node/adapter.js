@@ -164,7 +164,7 @@ function main(argv) {
     if (pending !== '') answer(generate, pending);
     const path = process.env.IDBENCH_SYSTEM_TIMES;
     if (path) writeFileSync(path, times.map((ns) => `${ns}\n`).join(''));
-    if (name === 'flake-idgen') process.stderr.write(`idbench node adapter: refusals=${refusals}\n`);
+    if (name === 'flake-idgen') process.stderr.write(`idbench-node-adapter: refusals=${refusals}\n`);
   });
   // idbench went away mid-answer: nothing left to answer.
   process.stdout.on('error', (error) => process.exit(error.code === 'EPIPE' ? 0 : 2));
