@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # adapters_test.sh — the shipped adapters speak the exec line protocol (docs/exec-protocol.md, "Adapters"):
 # a request "N\n" gets N well-formed IDs of the adapter's form, EOF exits 0, bad usage exits 2
-# with one line, the launcher execs (no wrapper remains), the Snowflake adapter carries
-# IDBENCH_NODE_ID in its node field, the npm Snowflake packages' duplicates are found by check;
-# each Go scheme through `idbench generate --exec`, and a
-# clock fault that never reaches a Go program.
-#   adapters_test.sh IDBENCH launcher|python|node
+# with one line, the launcher execs (no wrapper remains), the Snowflake adapters carry
+# IDBENCH_NODE_ID in their node fields, check finds the npm Snowflake packages' duplicates, and
+# chaos sees two of them under a step back (node-chaos); each Go scheme through `idbench
+# generate --exec`, and a clock fault that never reaches a Go program unless ptrace injects it.
+#   adapters_test.sh IDBENCH launcher|python|node|node-chaos
 #   adapters_test.sh IDBENCH go|go-chaos GO_ADAPTER [MISSING_PACKAGES]
-# Exit 77 (ctest: skipped) for `node` when adapters/node/node_modules is absent (./run.sh
-# installs it) or for `python` without /usr/bin/python3. The Go parts never skip: a Go adapter
+# Exit 77 (ctest: skipped) for `node` and `node-chaos` when adapters/node/node_modules is
+# absent (./run.sh installs it) or for `python` without /usr/bin/python3. The Go parts never skip: a Go adapter
 # that was not built (its Debian packages missing at configure time) fails, naming them.
 set -u
 idbench=$1
@@ -91,6 +91,29 @@ expect_duplicates() {
     fail "node $name, $threads instance(s), FAKETIME '$clock': check exit $rc, want duplicates: $want"
     cat "$tmp/check"
   fi
+}
+
+# expect_chaos WHAT SCALE INJECTOR VERDICT APPLIED RC CHAOS_ARGS...: `idbench chaos CHAOS_ARGS`
+# under ntp-step-back at SCALE of its length, judged by its --json: the verdict's first word,
+# how many of the 6 steps its IDs showed, and the exit.
+expect_chaos() {
+  local what=$1 scale=$2 injector=$3 verdict=$4 applied=$5 want_rc=$6 rc
+  shift 6
+  "$idbench" chaos "$@" --scenario ntp-step-back --time-scale "$scale" --rate 20000 --batch 100 \
+    --clock-injector "$injector" --quiet --json >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  /usr/bin/python3 - "$tmp/out" "$verdict" "$applied" <<'PY' >"$tmp/verdict" 2>&1
+import json, sys
+run = json.load(open(sys.argv[1]))
+outcomes = [f["outcome"] for f in run["fault_check"]["faults"]]
+seen = outcomes.count("applied")
+print(run["fault_verdict"]["verdict"], run["duplicates"], "duplicates", outcomes)
+sys.exit(0 if run["fault_verdict"]["verdict"] == sys.argv[2] and len(outcomes) == 6
+         and seen == int(sys.argv[3]) else 1)
+PY
+  [ $? -eq 0 ] && [ "$rc" -eq "$want_rc" ] &&
+    ok "$what under ntp-step-back, $injector: $(cat "$tmp/verdict"), exit $rc" ||
+    fail "$what under ntp-step-back, $injector: exit $rc, want $want_rc, $verdict ($applied of 6 steps); got: $(cat "$tmp/verdict")"
 }
 
 # expect_exit CODE WHAT command...: exit CODE and exactly one line on stderr.
@@ -296,35 +319,27 @@ case "$part" in
     ;;
   go-chaos)
     require_go
-    # go_chaos INJECTOR VERDICT APPLIED RC: google-uuid-v1 under ntp-step-back, judged by its
-    # --json: the verdict's first word, how many of the 6 steps its IDs showed, and the exit.
-    go_chaos() {
-      local injector=$1 verdict=$2 applied=$3 want_rc=$4 rc
-      "$idbench" chaos --exec "$go_adapter google-uuid-v1" --id-time uuid --scenario ntp-step-back \
-        --time-scale 0.3 --rate 20000 --batch 100 --clock-injector "$injector" --quiet --json \
-        >"$tmp/out" 2>"$tmp/err"
-      rc=$?
-      /usr/bin/python3 - "$tmp/out" "$verdict" "$applied" <<'PY' >"$tmp/verdict" 2>&1
-import json, sys
-run = json.load(open(sys.argv[1]))
-outcomes = [f["outcome"] for f in run["fault_check"]["faults"]]
-seen = outcomes.count("applied")
-print(run["fault_verdict"]["verdict"], outcomes)
-sys.exit(0 if run["fault_verdict"]["verdict"] == sys.argv[2] and len(outcomes) == 6
-         and seen == int(sys.argv[3]) else 1)
-PY
-      [ $? -eq 0 ] && [ "$rc" -eq "$want_rc" ] &&
-        ok "go google-uuid-v1 under ntp-step-back, $injector: $verdict ($applied of 6 steps), exit $rc" ||
-        fail "go google-uuid-v1 under ntp-step-back, $injector: exit $rc, want $want_rc; verdict: $(cat "$tmp/verdict")"
-    }
     # Go reads the wall clock through the vDSO, not libc: libfaketime never reaches it, and the
     # verdict is "fault not applied", never kept. The ptrace injector patches the vDSO of every
     # process in the node's tree: all 6 steps reach it, and its clock sequence keeps it unique.
-    go_chaos libfaketime "fault not applied" 0 1
-    go_chaos ptrace kept 6 0
+    expect_chaos "go google-uuid-v1" 0.3 libfaketime "fault not applied" 0 1 \
+      --exec "$go_adapter google-uuid-v1" --id-time uuid
+    expect_chaos "go google-uuid-v1" 0.3 ptrace kept 6 0 --exec "$go_adapter google-uuid-v1" --id-time uuid
+    ;;
+  node-chaos)
+    [ -d "$here/node/node_modules" ] && command -v node >/dev/null ||
+      { echo "skipped: adapters/node/node_modules or node is missing (./run.sh installs them)"; exit 77; }
+    # Node reads the wall clock through libc, so libfaketime reaches it: every step shows.
+    # nodejs-snowflake resets its sequence on an earlier ms and issues it again; flake-idgen
+    # refuses until the clock passes its last ms (the adapter asks again: a wait), so only its
+    # waits show the steps: at full length, so that each step finds it issuing.
+    expect_chaos "node nodejs-snowflake" 0.3 libfaketime BROKEN 6 1 \
+      --exec "$adapter node nodejs-snowflake" --id-time layout --layout "$layout_nodejs_snowflake"
+    expect_chaos "node flake-idgen" 1 libfaketime kept 6 0 \
+      --exec "$adapter node flake-idgen" --id-time layout --layout "$layout_flake_idgen"
     ;;
   *)
-    echo "usage: adapters_test.sh IDBENCH launcher|python|node | go|go-chaos GO_ADAPTER [MISSING]" >&2
+    echo "usage: adapters_test.sh IDBENCH launcher|python|node|node-chaos | go|go-chaos GO_ADAPTER [MISSING]" >&2
     exit 2
     ;;
 esac
