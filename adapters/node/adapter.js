@@ -23,9 +23,11 @@
 //              prints decimal text itself.
 //   nodejs-snowflake  nodejs-snowflake's getUniqueID() with instance_id = IDBENCH_NODE_ID and
 //              custom_epoch 0 (its default, the instance's start, would give every process its
-//              own epoch): 42-bit Unix ms, 12-bit instance, 10-bit seq (ts=42,node=12,seq=10).
+//              own epoch): 42-bit Unix ms, 12-bit instance, 10-bit seq
+//              (spare=0,ts=42,node=12,seq=10,epoch=0).
 //   flake-idgen  flake-idgen's next() with id = IDBENCH_NODE_ID and its default epoch 0: 42-bit
-//              Unix ms, 5-bit datacenter + 5-bit worker, 12-bit counter (ts=42,node=5+5,seq=12);
+//              Unix ms, 5-bit datacenter + 5-bit worker, 12-bit counter
+//              (spare=0,ts=42,node=5+5,seq=12,epoch=0);
 //              its 8-byte Buffer read as one big-endian number. next() throws when the counter
 //              is used up within a ms or the clock is behind its last ms; the protocol has no
 //              refusal, so the adapter calls it again until it answers (what its README says
