@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # adapters_test.sh — the shipped adapters speak the exec line protocol (docs/exec-protocol.md, "Adapters"):
 # a request "N\n" gets N well-formed IDs of the adapter's form, EOF exits 0, bad usage exits 2
-# with one line, the launcher execs (no wrapper remains), the Snowflake adapter carries
-# IDBENCH_NODE_ID in its node field; each Go scheme through `idbench generate --exec`, and a
-# clock fault that never reaches a Go program.
-#   adapters_test.sh IDBENCH launcher|python|node
+# with one line, the launcher execs (no wrapper remains), the Snowflake adapters carry
+# IDBENCH_NODE_ID in their node fields, check finds the npm Snowflake packages' duplicates, and
+# chaos sees two of them under a step back (node-chaos); each Go scheme through `idbench
+# generate --exec`, and a clock fault that never reaches a Go program unless ptrace injects it.
+#   adapters_test.sh IDBENCH launcher|python|node|node-chaos
 #   adapters_test.sh IDBENCH go|go-chaos GO_ADAPTER [MISSING_PACKAGES]
-# Exit 77 (ctest: skipped) for `node` when adapters/node/node_modules is absent (./run.sh
-# installs it) or for `python` without /usr/bin/python3. The Go parts never skip: a Go adapter
+# Exit 77 (ctest: skipped) for `node` and `node-chaos` when adapters/node/node_modules is
+# absent (./run.sh installs it) or for `python` without /usr/bin/python3. The Go parts never skip: a Go adapter
 # that was not built (its Debian packages missing at configure time) fails, naming them.
 set -u
 idbench=$1
@@ -52,6 +53,67 @@ expect_ids() {
     grep -q '^4000 IDs in 1 stream: 0 duplicates' "$tmp/check" &&
     ok "$runtime $name: 4 requests of 1000 give 4000 distinct IDs" ||
     { fail "$runtime $name: 4 x 1000 IDs not all distinct"; cat "$tmp/check"; }
+}
+
+# The npm Snowflake packages' layouts (docs/exec-protocol.md, "Adapters"): 42 bits of Unix ms.
+layout_snowflake_id=spare=0,ts=42,node=10,seq=12,epoch=0
+layout_nodejs_snowflake=spare=0,ts=42,node=12,seq=10,epoch=0
+layout_flake_idgen=spare=0,ts=42,node=5+5,seq=12,epoch=0
+
+# expect_node RUNTIME NAME LAYOUT NODE_ID FIELD: with IDBENCH_NODE_ID=NODE_ID the adapter's ID
+# decodes by LAYOUT to node FIELD and to the time of now.
+expect_node() {
+  local runtime=$1 name=$2 layout=$3 node=$4 want=$5 id
+  id=$(printf '1\n' | IDBENCH_NODE_ID=$node run_adapter "$runtime" "$name" 2>"$tmp/err")
+  "$idbench" decode --json --layout "$layout" "$id" >"$tmp/decoded" 2>>"$tmp/err" &&
+    grep -q "\"node\":$want," "$tmp/decoded" &&
+    ok "$runtime $name: IDBENCH_NODE_ID=$node decodes as node $want ($layout)" ||
+    { fail "$runtime $name: IDBENCH_NODE_ID=$node is not node $want in $layout"; cat "$tmp/decoded"; }
+  expect_now "$runtime $name" "$(grep -o '"unix_ms":[0-9]*' "$tmp/decoded" | cut -d: -f2)"
+}
+
+# expect_duplicates NAME LAYOUT FAKETIME THREADS COUNT yes|no: `idbench generate --exec` runs
+# THREADS instances of node NAME under libfaketime's FAKETIME (the faketime program) for COUNT
+# IDs; `idbench check` finds duplicates (yes, exit 1) or none (no, exit 0).
+expect_duplicates() {
+  local name=$1 layout=$2 clock=$3 threads=$4 count=$5 want=$6 rc
+  rm -rf "$tmp/gen" && mkdir "$tmp/gen"
+  "$idbench" generate --exec "faketime -m -f '$clock' $adapter node $name" --id-time layout \
+    --layout "$layout" --threads "$threads" --count "$count" --out-dir "$tmp/gen" \
+    >/dev/null 2>"$tmp/err" || { fail "node $name under FAKETIME '$clock': generate failed"; return; }
+  "$idbench" check "$tmp/gen"/thread-*.txt >"$tmp/check" 2>>"$tmp/err"
+  rc=$?
+  if [ "$want" = yes ] && [ "$rc" -eq 1 ] && grep -Eq ' [1-9][0-9]* duplicates?\b' "$tmp/check"; then
+    ok "node $name, $threads instance(s), FAKETIME '$clock': check finds $(grep -Eo '[0-9]+ duplicates?' "$tmp/check" | head -1)"
+  elif [ "$want" = no ] && [ "$rc" -eq 0 ] && grep -q ' 0 duplicates' "$tmp/check"; then
+    ok "node $name, $threads instance(s), FAKETIME '$clock': no duplicate"
+  else
+    fail "node $name, $threads instance(s), FAKETIME '$clock': check exit $rc, want duplicates: $want"
+    cat "$tmp/check"
+  fi
+}
+
+# expect_chaos WHAT SCALE INJECTOR VERDICT APPLIED RC CHAOS_ARGS...: `idbench chaos CHAOS_ARGS`
+# under ntp-step-back at SCALE of its length, judged by its --json: the verdict's first word,
+# how many of the 6 steps its IDs showed, and the exit.
+expect_chaos() {
+  local what=$1 scale=$2 injector=$3 verdict=$4 applied=$5 want_rc=$6 rc
+  shift 6
+  "$idbench" chaos "$@" --scenario ntp-step-back --time-scale "$scale" --rate 20000 --batch 100 \
+    --clock-injector "$injector" --quiet --json >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  /usr/bin/python3 - "$tmp/out" "$verdict" "$applied" <<'PY' >"$tmp/verdict" 2>&1
+import json, sys
+run = json.load(open(sys.argv[1]))
+outcomes = [f["outcome"] for f in run["fault_check"]["faults"]]
+seen = outcomes.count("applied")
+print(run["fault_verdict"]["verdict"], run["duplicates"], "duplicates", outcomes)
+sys.exit(0 if run["fault_verdict"]["verdict"] == sys.argv[2] and len(outcomes) == 6
+         and seen == int(sys.argv[3]) else 1)
+PY
+  [ $? -eq 0 ] && [ "$rc" -eq "$want_rc" ] &&
+    ok "$what under ntp-step-back, $injector: $(cat "$tmp/verdict"), exit $rc" ||
+    fail "$what under ntp-step-back, $injector: exit $rc, want $want_rc, $verdict ($applied of 6 steps); got: $(cat "$tmp/verdict")"
 }
 
 # expect_exit CODE WHAT command...: exit CODE and exactly one line on stderr.
@@ -163,12 +225,16 @@ case "$part" in
   node)
     [ -d "$here/node/node_modules" ] && command -v node >/dev/null ||
       { echo "skipped: adapters/node/node_modules or node is missing (./run.sh installs them)"; exit 77; }
+    command -v faketime >/dev/null ||
+      { echo "FAIL: the faketime program is missing (./run.sh installs the Debian package faketime)"; exit 1; }
     expect_ids node uuid-v1 "$(uuid_version_re 1)"
     expect_ids node uuid-v6 "$(uuid_version_re 6)"
     expect_ids node uuid-v7 "$(uuid_version_re 7)"
     expect_ids node ulid "$uuid_re"
     expect_ids node ksuid "$uuid_re"
-    expect_ids node snowflake '^[1-9][0-9]{0,19}$'
+    for name in snowflake snowflake-defaults snowflake-id nodejs-snowflake flake-idgen; do
+      expect_ids node "$name" '^[1-9][0-9]{0,19}$'
+    done
     expect_request_exit node uuid-v7 '' 0 "EOF at once"
     expect_request_exit node uuid-v7 '0\n' 2 "a request of 0"
     expect_request_exit node uuid-v7 '1000001\n' 2 "a request above 1000000"
@@ -180,6 +246,27 @@ case "$part" in
       grep -q '"node":37,' "$tmp/decoded" && ok "node snowflake: IDBENCH_NODE_ID=37 decodes as node 37" ||
       { fail "node snowflake: IDBENCH_NODE_ID=37 not in its node field"; cat "$tmp/decoded"; }
     IDBENCH_NODE_ID=1024 expect_exit 2 "node snowflake: IDBENCH_NODE_ID beyond 10 bits" "$adapter" node snowflake
+    # Each package's node field, by its layout: snowflake-id's mid is the node id + 1 (it makes
+    # a mid of 0 into 1); snowflake-defaults keeps the package's worker 0, process 1.
+    expect_node node snowflake-id "$layout_snowflake_id" 37 38
+    expect_node node nodejs-snowflake "$layout_nodejs_snowflake" 37 37
+    expect_node node flake-idgen "$layout_flake_idgen" 37 37
+    expect_node node snowflake-defaults discord 37 1
+    IDBENCH_NODE_ID=1022 expect_exit 2 "node snowflake-id: IDBENCH_NODE_ID beyond mid 1022" "$adapter" node snowflake-id
+    IDBENCH_NODE_ID=4096 expect_exit 2 "node nodejs-snowflake: IDBENCH_NODE_ID beyond 12 bits" "$adapter" node nodejs-snowflake
+    IDBENCH_NODE_ID=1024 expect_exit 2 "node flake-idgen: IDBENCH_NODE_ID beyond 10 bits" "$adapter" node flake-idgen
+    printf '5\n' | "$adapter" node flake-idgen >/dev/null 2>"$tmp/err" &&
+      [ "$(cat "$tmp/err")" = "idbench-node-adapter: refusals=0" ] &&
+      ok "node flake-idgen: its refusals counted at EOF" || fail "node flake-idgen: no refusals=N line at EOF"
+    # The defects idbench must see, planted by the clock: under a clock slowed 1000x (one ms
+    # lasts a second) snowflake-id issues more than 4096 IDs in a ms, and its 4097th repeats the
+    # ms's first; flake-idgen, on the same layout, waits. Under a clock that stands still, two
+    # default @sapphire/snowflake processes issue the same IDs; two with node ids do not.
+    # 8200 IDs: the first (partial) ms may hold up to 4096, the next whole one then overflows.
+    expect_duplicates snowflake-id "$layout_snowflake_id" "+0 x0.001" 1 8200 yes
+    expect_duplicates flake-idgen "$layout_flake_idgen" "+0 x0.001" 1 8200 no
+    expect_duplicates snowflake-defaults discord "@2026-06-01 00:00:00 x0.00001" 2 2000 yes
+    expect_duplicates snowflake discord "@2026-06-01 00:00:00 x0.00001" 2 2000 no
     ulid=$(printf '1\n' | "$adapter" node ulid | tr -d '-')
     ulid_ms=$((16#${ulid:0:12})) now_ms=$(($(date +%s%3N)))
     [ $((now_ms - ulid_ms)) -ge 0 ] && [ $((now_ms - ulid_ms)) -lt 60000 ] &&
@@ -232,35 +319,27 @@ case "$part" in
     ;;
   go-chaos)
     require_go
-    # go_chaos INJECTOR VERDICT APPLIED RC: google-uuid-v1 under ntp-step-back, judged by its
-    # --json: the verdict's first word, how many of the 6 steps its IDs showed, and the exit.
-    go_chaos() {
-      local injector=$1 verdict=$2 applied=$3 want_rc=$4 rc
-      "$idbench" chaos --exec "$go_adapter google-uuid-v1" --id-time uuid --scenario ntp-step-back \
-        --time-scale 0.3 --rate 20000 --batch 100 --clock-injector "$injector" --quiet --json \
-        >"$tmp/out" 2>"$tmp/err"
-      rc=$?
-      /usr/bin/python3 - "$tmp/out" "$verdict" "$applied" <<'PY' >"$tmp/verdict" 2>&1
-import json, sys
-run = json.load(open(sys.argv[1]))
-outcomes = [f["outcome"] for f in run["fault_check"]["faults"]]
-seen = outcomes.count("applied")
-print(run["fault_verdict"]["verdict"], outcomes)
-sys.exit(0 if run["fault_verdict"]["verdict"] == sys.argv[2] and len(outcomes) == 6
-         and seen == int(sys.argv[3]) else 1)
-PY
-      [ $? -eq 0 ] && [ "$rc" -eq "$want_rc" ] &&
-        ok "go google-uuid-v1 under ntp-step-back, $injector: $verdict ($applied of 6 steps), exit $rc" ||
-        fail "go google-uuid-v1 under ntp-step-back, $injector: exit $rc, want $want_rc; verdict: $(cat "$tmp/verdict")"
-    }
     # Go reads the wall clock through the vDSO, not libc: libfaketime never reaches it, and the
     # verdict is "fault not applied", never kept. The ptrace injector patches the vDSO of every
     # process in the node's tree: all 6 steps reach it, and its clock sequence keeps it unique.
-    go_chaos libfaketime "fault not applied" 0 1
-    go_chaos ptrace kept 6 0
+    expect_chaos "go google-uuid-v1" 0.3 libfaketime "fault not applied" 0 1 \
+      --exec "$go_adapter google-uuid-v1" --id-time uuid
+    expect_chaos "go google-uuid-v1" 0.3 ptrace kept 6 0 --exec "$go_adapter google-uuid-v1" --id-time uuid
+    ;;
+  node-chaos)
+    [ -d "$here/node/node_modules" ] && command -v node >/dev/null ||
+      { echo "skipped: adapters/node/node_modules or node is missing (./run.sh installs them)"; exit 77; }
+    # Node reads the wall clock through libc, so libfaketime reaches it: every step shows.
+    # nodejs-snowflake resets its sequence on an earlier ms and issues it again; flake-idgen
+    # refuses until the clock passes its last ms (the adapter asks again: a wait), so only its
+    # waits show the steps: at full length, so that each step finds it issuing.
+    expect_chaos "node nodejs-snowflake" 0.3 libfaketime BROKEN 6 1 \
+      --exec "$adapter node nodejs-snowflake" --id-time layout --layout "$layout_nodejs_snowflake"
+    expect_chaos "node flake-idgen" 1 libfaketime kept 6 0 \
+      --exec "$adapter node flake-idgen" --id-time layout --layout "$layout_flake_idgen"
     ;;
   *)
-    echo "usage: adapters_test.sh IDBENCH launcher|python|node | go|go-chaos GO_ADAPTER [MISSING]" >&2
+    echo "usage: adapters_test.sh IDBENCH launcher|python|node|node-chaos | go|go-chaos GO_ADAPTER [MISSING]" >&2
     exit 2
     ;;
 esac

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "generators/layout.hpp"
 #include "real/systems.hpp"
 
 namespace idbench::real {
@@ -106,6 +107,18 @@ TEST(ListJson, CarriesEveryRealSystem) {
   EXPECT_EQ(pair->at("server_settings").at(1).at("auto_increment_offset"), 2);
   EXPECT_EQ(pair->at("server_settings").at(1).at("auto_increment_increment"), 2);
   EXPECT_NE(run_list("").find("mariadb-auto-increment"), std::string::npos);
+}
+
+// A system whose IDs carry a layout names one idbench can decode: a layout typed wrong in the
+// registry would otherwise surface only when `real` or `chaos` first decodes its IDs.
+TEST(ListJson, RealSystemLayoutsParse) {
+  int layouts = 0;
+  for (const auto& s : real::real_systems()) {
+    if (s.exec.id_time != IdTime::layout) continue;
+    ++layouts;
+    EXPECT_NO_THROW(Layout::parse(s.exec.layout)) << s.name << ": '" << s.exec.layout << "'";
+  }
+  EXPECT_GE(layouts, 5) << "the Snowflake systems (npm) carry layouts";
 }
 
 }  // namespace

@@ -118,6 +118,34 @@ std::vector<RealSystem> make_systems() {
                       "Snowflake", "idbench-adapter node snowflake", IdTime::layout, b64,
                       Ordering::k_sorted, false));
   s.back().exec.layout = "discord";
+  // The same package as its README's first example leaves it (worker 0, process 1, whatever
+  // the node id): two instances issue the same IDs in the same ms.
+  s.push_back(adapter("node-snowflake-defaults",
+                      "npm @sapphire/snowflake with its default worker and process ids, "
+                      "Discord's epoch",
+                      "Snowflake", "idbench-adapter node snowflake-defaults", IdTime::layout, b64,
+                      Ordering::k_sorted, false));
+  s.back().exec.layout = "discord";
+  // The other npm Snowflake packages; each layout is 42 bits of Unix ms (their default epoch,
+  // passed explicitly to nodejs-snowflake, whose own default is the instance's start).
+  s.push_back(adapter("node-snowflake-id",
+                      "npm snowflake-id generate(): 42-bit Unix ms, 10-bit mid (node id + 1), "
+                      "12-bit seq",
+                      "Snowflake", "idbench-adapter node snowflake-id", IdTime::layout, b64,
+                      Ordering::k_sorted, false));
+  s.back().exec.layout = "spare=0,ts=42,node=10,seq=12,epoch=0";
+  s.push_back(adapter("node-nodejs-snowflake",
+                      "npm nodejs-snowflake getUniqueID() (Rust in wasm): 42-bit Unix ms, 12-bit "
+                      "instance, 10-bit seq",
+                      "Snowflake", "idbench-adapter node nodejs-snowflake", IdTime::layout, b64,
+                      Ordering::k_sorted, false));
+  s.back().exec.layout = "spare=0,ts=42,node=12,seq=10,epoch=0";
+  s.push_back(adapter("node-flake-idgen",
+                      "npm flake-idgen next(), called again while it refuses: 42-bit Unix ms, "
+                      "5-bit datacenter + 5-bit worker, 12-bit counter",
+                      "Snowflake", "idbench-adapter node flake-idgen", IdTime::layout, b64,
+                      Ordering::k_sorted, false));
+  s.back().exec.layout = "spare=0,ts=42,node=5+5,seq=12,epoch=0";
   // The Go libraries Debian packages, behind idbench-go-adapter (built beside idbench from the
   // packages' sources by adapters/go; versions: the Debian packages). Every ID is UUID text.
   // Go reads the clock through the vDSO, so `chaos` (libfaketime) cannot move their clock.
