@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "chaos/scenario.hpp"
 #include "check/checker.hpp"
 #include "generators/clock.hpp"
 
@@ -38,25 +39,37 @@ struct Blocked {
   std::vector<Interval> stalled;  // calls that blocked longer than kStallThresholdNs
 };
 
+// One incarnation's first call and last ID, true ns (a restart's evidence).
+struct CallSpan {
+  std::optional<std::int64_t> first_call, last_id;
+};
+
 // Counts one incarnation's calls into `a` and `nf`, and collects its blocked stretches.
-void scan_calls(const IncarnationFacts& inc, const IncarnationRecords& recs, Analysis& a,
-                NodeFigures& nf, Blocked& blocked) {
+CallSpan scan_calls(const IncarnationFacts& inc, const IncarnationRecords& recs, Analysis& a,
+                    NodeFigures& nf, Blocked& blocked) {
+  CallSpan span;
+  const auto began = [&span](std::int64_t t) {
+    span.first_call = std::min(span.first_call.value_or(t), t);
+  };
   for (const auto& [kind, text] : recs.messages) a.refusal_messages.emplace(kind, text);
   std::size_t issued = 0;
   for (std::size_t t = 0; t < recs.threads.size(); ++t) {
     std::int64_t refusing_since = -1;
     for (const Record& r : recs.threads[t]) {
       const std::int64_t call_start = r.true_ns - std::int64_t{r.call_us} * 1000;
+      began(call_start);
       if (is_refusal(r)) {
         ++a.refusals;
         ++nf.refusals;
         const auto kind = static_cast<RefusalKind>(r.detail);
         ++a.refusals_by_kind[std::string(name_of(kind))];
-        a.refused_behind_max_ms = std::max(a.refused_behind_max_ms, static_cast<std::int64_t>(r.hi));
+        a.refused_behind_max_ms =
+            std::max(a.refused_behind_max_ms, static_cast<std::int64_t>(r.hi));
         if (refusing_since < 0) refusing_since = call_start;
         continue;
       }
       ++issued;
+      span.last_id = std::max(span.last_id.value_or(r.true_ns), r.true_ns);
       nf.first_id_true_ns = std::min(nf.first_id_true_ns.value_or(r.true_ns), r.true_ns);
       nf.last_id_true_ns = std::max(nf.last_id_true_ns.value_or(r.true_ns), r.true_ns);
       if (refusing_since >= 0) {
@@ -70,10 +83,32 @@ void scan_calls(const IncarnationFacts& inc, const IncarnationRecords& recs, Ana
     // A stretch of refusals still open when the process ended (stopped or killed).
     if (refusing_since >= 0) blocked.refused.push_back({refusing_since, inc.end_true_ns});
     // A thread still inside next() at the stop (a long `wait`): stalled until the end.
-    const std::int64_t stuck = t < recs.stuck_since_true_ns.size() ? recs.stuck_since_true_ns[t] : -1;
-    if (stuck >= 0) blocked.stalled.push_back({stuck, inc.end_true_ns});
+    const std::int64_t stuck =
+        t < recs.stuck_since_true_ns.size() ? recs.stuck_since_true_ns[t] : -1;
+    if (stuck >= 0) {
+      blocked.stalled.push_back({stuck, inc.end_true_ns});
+      began(stuck);
+    }
   }
   nf.ids_per_incarnation.push_back(issued);
+  return span;
+}
+
+// The restart of incarnation `i` (i ≥ 1) against the clock steps back node k saw between its
+// previous incarnation's last ID and its first call; nullopt when there were none.
+std::optional<RestartWindow> restart_window(const RunFacts& f, std::size_t k, int i,
+                                            std::int64_t last_id, const CallSpan& span) {
+  const std::int64_t until = span.first_call.value_or(f.stop_true_ns);
+  std::int64_t back_ms = 0;
+  for (const LoggedEvent& e : f.events) {
+    const bool ours = e.node == kAllNodes || e.node == static_cast<int>(k);
+    if (ours && e.kind == name_of(EventKind::step) && e.step_ms && e.true_ns > last_id &&
+        e.true_ns <= until) {
+      back_ms -= *e.step_ms;
+    }
+  }
+  if (back_ms <= 0) return std::nullopt;
+  return RestartWindow{i, span.first_call, last_id + back_ms * 1'000'000};
 }
 
 // Availability pass for one node: refusals, stalls and down time, and its timeline stretches.
@@ -84,8 +119,15 @@ NodeFigures node_figures(const RunFacts& f, std::size_t k,
   nf.node = static_cast<int>(k);
   nf.node_id = node.node_id;
   Blocked blocked;
+  std::optional<std::int64_t> last_id;  // the previous incarnation's
   for (std::size_t i = 0; i < node.incarnations.size() && i < recs.size(); ++i) {
-    scan_calls(node.incarnations[i], recs[i], a, nf, blocked);
+    const CallSpan span = scan_calls(node.incarnations[i], recs[i], a, nf, blocked);
+    if (i > 0 && last_id) {
+      if (auto w = restart_window(f, k, static_cast<int>(i), *last_id, span)) {
+        nf.restarts.push_back(*w);
+      }
+    }
+    last_id = span.last_id;
   }
   std::vector<Interval> away = node.paused;
   away.insert(away.end(), node.down.begin(), node.down.end());
@@ -128,7 +170,8 @@ RunIds collect_ids(const RunFacts& f, const RunRecords& records) {
   RunIds out;
   for (std::size_t k = 0; k < f.nodes.size() && k < records.nodes.size(); ++k) {
     unsigned max_threads = 0;
-    for (const auto& inc : f.nodes[k].incarnations) max_threads = std::max(max_threads, inc.threads);
+    for (const auto& inc : f.nodes[k].incarnations)
+      max_threads = std::max(max_threads, inc.threads);
     const std::size_t first_stream = out.streams.size();
     for (unsigned t = 0; t < max_threads; ++t) {
       IdStream& s = out.streams.emplace_back();
@@ -280,7 +323,8 @@ std::optional<std::int64_t> embedded_unix_ms(const Id& id, const RunFacts& facts
   if (facts.layout) return unix_ms_of(facts.id_time, id, *facts.layout);
   if (facts.id_time == IdTime::layout) return std::nullopt;  // no layout to decode it with
   // unix_ms_of reads the layout only for IdTime::layout; any layout serves the others.
-  static const Layout kUnused = Layout::parse("twitter", std::numeric_limits<std::int64_t>::max() / 1'000'000);
+  static const Layout kUnused =
+      Layout::parse("twitter", std::numeric_limits<std::int64_t>::max() / 1'000'000);
   return unix_ms_of(facts.id_time, id, kUnused);
 }
 

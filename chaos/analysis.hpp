@@ -59,8 +59,8 @@ struct IncarnationFacts {
 struct NodeFacts {
   std::uint64_t node_id = 0;
   std::vector<IncarnationFacts> incarnations;
-  std::vector<Interval> paused;  // SIGSTOP → SIGCONT, true ns
-  std::vector<Interval> down;    // kill → the restarted process is told to go, true ns
+  std::vector<Interval> paused;      // SIGSTOP → SIGCONT, true ns
+  std::vector<Interval> down;        // kill → the restarted process is told to go, true ns
   std::int64_t clock_offset_ns = 0;  // its faked clock − true time at the start (base, skew)
   // One per clock event played on this node (step, resume, set_rate; in event order): from
   // just before the driver wrote the node's new setting to just after. A driver descheduled
@@ -108,8 +108,8 @@ struct Promise {
   // A program's instances of one node (one per thread, each its own node id) are kept apart as
   // nodes are: by a node id or random bits in its IDs.
   bool across_instances = false;
-  bool no_wrap = true;          // never an ID from a wrapped timestamp
-  bool program = false;         // an external program's promise (the words of text())
+  bool no_wrap = true;   // never an ID from a wrapped timestamp
+  bool program = false;  // an external program's promise (the words of text())
   std::string text() const;
 };
 
@@ -130,6 +130,18 @@ struct StreamFigures {
   std::size_t order_violations = 0;
 };
 
+// A restarted incarnation against the clock it came back to, when a clock step back was
+// played between its previous incarnation's last ID and its first call: the evidence a restart
+// under a regression needs (judge.hpp). Its clock is behind that last ID until
+// `behind_until_true_ns` (the ID's true time plus the steps back played since).
+struct RestartWindow {
+  int incarnation = 0;
+  // When its first call began (an ID, a refusal, or a call still blocked at its end); nullopt:
+  // it made no call.
+  std::optional<std::int64_t> first_call_true_ns;
+  std::int64_t behind_until_true_ns = 0;
+};
+
 struct NodeFigures {
   int node = 0;
   std::uint64_t node_id = 0;
@@ -142,6 +154,7 @@ struct NodeFigures {
   // True times of the node's first and last ID (the evidence, judge.hpp); nullopt: none.
   std::optional<std::int64_t> first_id_true_ns;
   std::optional<std::int64_t> last_id_true_ns;
+  std::vector<RestartWindow> restarts;  // one per restart under a regression
 };
 
 struct Timeline {

@@ -180,6 +180,31 @@ TEST_F(AnalyseTest, AnIdFromAWrappedClockIsCounted) {
   EXPECT_EQ(analyse(facts_, 10).wrapped_ids, 1u);
 }
 
+// A restart under a regression is judged on what the restarted process did while its clock
+// was behind its last ID before the kill. Node 0: last ID at 100 ms, killed, its clock stepped
+// back 300 ms at 110 ms, so it is behind until 400 ms. Its restart's first call begins at 250 ms
+// (in the window) or at 450 ms (after it: a slow start that never ran behind).
+TEST_F(AnalyseTest, ARestartIsMeasuredAgainstTheClockItCameBackTo) {
+  facts_.nodes = {
+      {0,
+       {{1, kStart, kStart + 105 * kMs, true}, {1, kStart + 120 * kMs, kStart + 1000 * kMs, false}},
+       {},
+       {{kStart + 105 * kMs, kStart + 120 * kMs}}}};
+  facts_.events = {
+      {kStart + 105 * kMs, 0, "kill -9 node 0", "kill", std::nullopt, std::nullopt},
+      {kStart + 110 * kMs, 0, "node 0's clock steps back 300 ms", "step", -300, std::nullopt}};
+  write(0, 0, 0, {id_at(50, 0, 0, emb(50)), id_at(100, 0, 0, emb(100))});
+  for (const std::int64_t first_ms : {250, 450}) {
+    write(0, 1, 0, {id_at(first_ms, 0, 0, emb(first_ms) - 300, 2'000), id_at(900, 0, 0, emb(600))});
+    const Analysis a = analyse(facts_, 10);
+    ASSERT_EQ(a.nodes[0].restarts.size(), 1u);
+    const RestartWindow& r = a.nodes[0].restarts[0];
+    EXPECT_EQ(r.incarnation, 1);
+    EXPECT_EQ(r.first_call_true_ns, kStart + first_ms * kMs - 2 * kMs);
+    EXPECT_EQ(r.behind_until_true_ns, kStart + 400 * kMs);
+  }
+}
+
 TEST(AnalysePasses, RunOnLoadedRecordsWithoutReadingFiles) {
   RunFacts f;
   f.run_dir = "/nonexistent/never-read";
@@ -340,9 +365,27 @@ TEST(Judge, IdsMustBeIssuedBeforeAndAfterEveryFault) {
   EXPECT_FALSE(judge(started_late, s).passed());
 }
 
-TEST(Judge, NoNodesIsNoEvidence) {
-  EXPECT_FALSE(judge(Analysis{}, setup("refuse", {})).passed());
+// A restarted process that made its first call after its clock had caught up with its last
+// ID never ran behind: whatever it issued, the restart under a regression was not tested (a
+// Node program slower to start than a 1 s regression was "kept").
+TEST(Judge, ARestartThatNeverRanBehindIsNoEvidence) {
+  JudgeSetup s = setup("refuse", {.steps_back = true, .restarts = true}, true);
+  Analysis a = with_duplicates(0, 0, 0);
+  a.nodes[0].restarts = {{1, kStart + 300 * kMs, kStart + 400 * kMs}};
+  EXPECT_TRUE(judge(a, s).passed());
+  a.nodes[0].restarts = {{1, kStart + 450 * kMs, kStart + 400 * kMs}};
+  fault::Verdict v = judge(a, s);
+  EXPECT_FALSE(v.passed()) << "kept without a restart that ran behind";
+  EXPECT_EQ(v.evidence,
+            "no evidence: node 0 (incarnation 1) made its first call at +0.45 s, after its clock "
+            "had caught up with its last ID before the restart (+0.40 s): it never ran behind");
+  a.nodes[0].restarts = {{1, std::nullopt, kStart + 400 * kMs}};
+  v = judge(a, s);
+  EXPECT_FALSE(v.passed());
+  EXPECT_EQ(v.evidence, "no evidence: node 0 (incarnation 1) made no call after its restart");
 }
+
+TEST(Judge, NoNodesIsNoEvidence) { EXPECT_FALSE(judge(Analysis{}, setup("refuse", {})).passed()); }
 
 TEST(Judge, ABrokenPromiseOutranksMissingEvidenceInTheSummary) {
   Analysis a = with_duplicates(2, 0, 0);

@@ -65,8 +65,8 @@ bool exhaustion_ok(const Analysis& a, const JudgeSetup& s, std::vector<std::stri
     findings.push_back("BROKEN: the refusal does not name the last date " + last);
     return false;
   }
-  findings.push_back(fmt::format("refused {} past the lifetime: \"{}\"",
-                                 plural(n->second, "call"), msg->second));
+  findings.push_back(
+      fmt::format("refused {} past the lifetime: \"{}\"", plural(n->second, "call"), msg->second));
   return true;
 }
 
@@ -76,8 +76,7 @@ std::string fault_line(const FaultVerification& f, std::int64_t start_true_ns) {
   const std::string expected = f.kind == "base" ? "the faked clock's offset" : "a change of";
   return fmt::format("node {} at +{:.2f} s ({}): expected {} {:+.1f} ms, the {} showed {} ({})",
                      f.node, static_cast<double>(f.at_true_ns - start_true_ns) / 1e9, f.what,
-                     expected, f.expected_ms, f.how == "probe" ? "probe" : "IDs", observed,
-                     f.how);
+                     expected, f.expected_ms, f.how == "probe" ? "probe" : "IDs", observed, f.how);
 }
 
 // The outcome, weighed in the order the summary line is: a broken promise first, then a fault
@@ -137,9 +136,8 @@ std::vector<std::string> fault_gaps(const FaultCheck& check, std::int64_t start_
   for (const FaultOutcome o : {FaultOutcome::not_applied, FaultOutcome::unverified}) {
     for (const FaultVerification& f : check.faults) {
       if (f.outcome != o) continue;
-      gaps.push_back(fmt::format("fault {}: {}", o == FaultOutcome::not_applied
-                                                     ? "not applied"
-                                                     : "not verified",
+      gaps.push_back(fmt::format("fault {}: {}",
+                                 o == FaultOutcome::not_applied ? "not applied" : "not verified",
                                  fault_line(f, start_true_ns)));
     }
   }
@@ -163,6 +161,23 @@ std::vector<std::string> evidence_gaps(const Analysis& a, const JudgeSetup& setu
       if (*n.last_id_true_ns <= f.true_ns) {
         gaps.push_back(
             fmt::format("node {} issued no ID after +{:.2f} s ({})", n.node, at_s, f.what));
+      }
+    }
+    // A restart under a regression proves something only if the restarted process ran while
+    // its clock was behind its last ID before the kill.
+    for (const RestartWindow& r : n.restarts) {
+      const auto since_start = [&setup](std::int64_t t) {
+        return static_cast<double>(t - setup.start_true_ns) / 1e9;
+      };
+      if (!r.first_call_true_ns) {
+        gaps.push_back(fmt::format("node {} (incarnation {}) made no call after its restart",
+                                   n.node, r.incarnation));
+      } else if (*r.first_call_true_ns >= r.behind_until_true_ns) {
+        gaps.push_back(fmt::format(
+            "node {} (incarnation {}) made its first call at +{:.2f} s, after its clock had "
+            "caught up with its last ID before the restart (+{:.2f} s): it never ran behind",
+            n.node, r.incarnation, since_start(*r.first_call_true_ns),
+            since_start(r.behind_until_true_ns)));
       }
     }
   }
