@@ -223,6 +223,7 @@ case "$cmd" in
     ;;
   chaos)
     ensure_packages "${build_packages[@]}"
+    ensure_npm_packages adapters/node  # npm's Snowflake packages run beside the variants
     configure_and_build release programs
     mkdir -p "$latest"
     [ -x chaos/run_chaos.sh ] || die "chaos/run_chaos.sh is missing"

@@ -93,6 +93,15 @@ one_line 2 "$bin" chaos --scenario skew --variant cas --rate "" --quiet
 one_line 2 "$bin" chaos --matrix --out "$tmp/m.json" --time-scale ""
 one_line 2 "$bin" chaos --matrix --out "$tmp/m.json" --time-scale 1e300
 [ ! -e "$tmp/m.json" ] || fail "a rejected matrix wrote its --out"
+# --systems: known real systems without a server, once each, in the matrix only.
+one_line 2 "$bin" chaos --matrix --out "$tmp/m.json" --systems no-such-system
+grep -q "^idbench: --systems: unknown system 'no-such-system' (idbench list)$" "$tmp/err" ||
+  fail "systems message: $(cat "$tmp/err")"
+one_line 2 "$bin" chaos --matrix --out "$tmp/m.json" --systems mariadb-auto-increment
+grep -q "runs on a server; its faults are real-chaos's$" "$tmp/err" || fail "server system: $(cat "$tmp/err")"
+one_line 2 "$bin" chaos --matrix --out "$tmp/m.json" --systems python-uuid1,python-uuid1
+one_line 2 "$bin" chaos --scenario skew --variant cas --systems python-uuid1
+[ ! -e "$tmp/m.json" ] || fail "a rejected matrix wrote its --out"
 
 # --persist or --keep that is a file, or (as an unprivileged user) read-only.
 touch "$tmp/file"

@@ -3,6 +3,9 @@
 // `complete: false` until the last), with progress (cell i of N, what runs, time left) on a
 // FILE*.
 //
+// Real systems' adapters join it as programs (MatrixProgram), one cell per scenario that steps
+// a clock back.
+//
 // Three steps, each its own function: `plan_matrix` turns the configuration into cells (and
 // rejects bad input before anything runs or is written), `run_matrix` runs them one by one,
 // and matrix_json.hpp and matrix_progress.hpp render the JSON document and progress lines.
@@ -25,19 +28,34 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "chaos/clock_injector.hpp"
+#include "external/program.hpp"
 
 namespace idbench::chaos {
+
+// A program in the matrix beside the built-in variants: a real system's adapter (the command
+// line resolves the system), run as `chaos --exec` runs one, with its own clock policy, at full
+// length (a program that waits out a step shows it only in the whole window). It runs every
+// chosen scenario that steps a clock back; the quick matrix keeps those that step back more
+// than once and do not restart (a program's start-up may outlast a short regression, which is
+// no evidence). Its verdicts are findings about it: recorded, never the matrix's failure.
+struct MatrixProgram {
+  std::string name;    // the system's name: the cells' variant, and their `system`
+  std::string scheme;  // its decision-table row ("Snowflake"), for the report
+  external::ExecSpec exec;
+};
 
 struct MatrixConfig {
   std::string out_path;
   bool quick = false;
-  std::vector<std::string> scenarios;  // empty: every scenario
-  std::vector<std::string> variants;   // empty: the variants' defaults
-  std::vector<std::string> policies;   // empty: every policy
+  std::vector<std::string> scenarios;   // empty: every scenario
+  std::vector<std::string> variants;    // empty: the variants' defaults
+  std::vector<std::string> policies;    // empty: every policy
+  std::vector<MatrixProgram> programs;  // none by default
   int nodes = 2;
   unsigned threads = 2;
   double rate = 40'000;
@@ -59,6 +77,8 @@ struct MatrixCell {
   std::string layout_label;  // for progress lines, e.g. gen=2
   bool persist = false;
   std::int64_t duration_ms = 0;
+  // A program's cell: its index in MatrixConfig::programs (its policy is its own).
+  std::optional<std::size_t> program;
 };
 
 struct MatrixPlan {

@@ -57,10 +57,13 @@ CellOutcome cell_not_run(const MatrixCell& c, int nodes, const std::string& key,
 MatrixDocument::MatrixDocument(const MatrixPlan& plan) : plan_(plan) {
   const MatrixConfig& cfg = plan.config;
   doc_["context"] = context_json();
-  doc_["config"] = {{"quick", cfg.quick},         {"time_scale", plan.time_scale},
-                    {"nodes", cfg.nodes},         {"threads", cfg.threads},
-                    {"rate_per_node", cfg.rate},  {"variants", plan.variants},
-                    {"policies", plan.policies},  {"cells", plan.cells.size()}};
+  doc_["config"] = {{"quick", cfg.quick},        {"time_scale", plan.time_scale},
+                    {"nodes", cfg.nodes},        {"threads", cfg.threads},
+                    {"rate_per_node", cfg.rate}, {"variants", plan.variants},
+                    {"policies", plan.policies}, {"cells", plan.cells.size()}};
+  json programs = json::array();
+  for (const MatrixProgram& p : cfg.programs) programs.push_back(p.name);
+  doc_["config"]["programs"] = programs;
   doc_["config"].update(clocks_json(cfg.clock_injector));
   doc_["complete"] = false;
   doc_["cells"] = json::array();

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "chaos/matrix.hpp"
+#include "chaos/scenario.hpp"
 #include "generators/registry.hpp"
 
 namespace idbench::chaos {
@@ -47,6 +48,35 @@ TEST(MatrixPlan, EveryPersistCellIsOfAVariantIdbenchClocks) {
     const Variant* v = find_variant(c.variant);
     ASSERT_NE(v, nullptr);
     EXPECT_FALSE(v->own_clock) << c.variant << " · " << c.scenario;
+  }
+}
+
+// A program runs every scenario that steps a clock back, with its own policy and never with
+// --persist; the quick matrix keeps those that step back more than once and do not restart.
+TEST(MatrixPlan, AProgramRunsTheScenariosThatStepAClockBack) {
+  for (const bool quick : {false, true}) {
+    MatrixConfig cfg;
+    cfg.out_path = "unused.json";
+    cfg.quick = quick;
+    cfg.programs = {{"node-x", "Snowflake", {}}};
+    const MatrixPlan plan = plan_matrix(cfg);
+    std::vector<std::string> ran;
+    for (const auto& c : plan.cells) {
+      if (!c.program) continue;
+      EXPECT_EQ(c.variant, "node-x");
+      EXPECT_EQ(c.policy, "its own");
+      EXPECT_FALSE(c.persist);
+      ran.push_back(c.scenario);
+    }
+    for (const Scenario& s : scenarios()) {
+      int back = 0;
+      for (const Event& e : s.events) {
+        back += (e.kind == EventKind::step || e.kind == EventKind::resume) && e.step_ms < 0;
+      }
+      const bool wanted = s.steps_back && !(quick && (s.restarts || back < 2));
+      EXPECT_EQ(std::ranges::count(ran, std::string(s.name)), wanted ? 1 : 0)
+          << s.name << (quick ? " (quick)" : "");
+    }
   }
 }
 

@@ -21,13 +21,15 @@ void print_plan(const MatrixPlan& plan, std::FILE* progress) {
   if (progress == nullptr) return;
   const bool persist = std::any_of(plan.cells.begin(), plan.cells.end(),
                                    [](const MatrixCell& c) { return c.persist; });
-  fmt::print(progress,
-             "chaos matrix: {} cells ({} scenarios × {} variants × {} policies{}), {} nodes × "
-             "{} threads at {:.0f} IDs/s per node; ~{} of scenario time\n",
-             plan.cells.size(), plan.scenarios.size(), plan.variants.size(),
-             plan.policies.size(), persist ? ", restart also with --persist" : "",
-             plan.config.nodes, plan.config.threads, plan.config.rate,
-             minutes(plan.planned_ms() / 1000.0));
+  fmt::print(
+      progress,
+      "chaos matrix: {} cells ({} scenarios × {} variants × {} policies{}{}), {} nodes "
+      "× {} threads at {:.0f} IDs/s per node; ~{} of scenario time\n",
+      plan.cells.size(), plan.scenarios.size(), plan.variants.size(), plan.policies.size(),
+      persist ? ", restart also with --persist" : "",
+      plan.config.programs.empty() ? "" : fmt::format(", {} programs", plan.config.programs.size()),
+      plan.config.nodes, plan.config.threads, plan.config.rate,
+      minutes(plan.planned_ms() / 1000.0));
 }
 
 void print_cell_start(const MatrixPlan& plan, std::size_t i, std::FILE* progress) {
@@ -50,9 +52,8 @@ void print_time_left(const MatrixPlan& plan, std::size_t i, double elapsed_s, do
   if (progress == nullptr) return;
   std::int64_t left_ms = 0;
   for (std::size_t j = i + 1; j < plan.cells.size(); ++j) left_ms += plan.cells[j].duration_ms;
-  const double left_s =
-      left_ms / 1000.0 + overhead_s / static_cast<double>(i + 1) *
-                             static_cast<double>(plan.cells.size() - i - 1);
+  const double left_s = left_ms / 1000.0 + overhead_s / static_cast<double>(i + 1) *
+                                               static_cast<double>(plan.cells.size() - i - 1);
   fmt::print(progress, "  | {} elapsed, ~{} left\n", minutes(elapsed_s), minutes(left_s));
   std::fflush(progress);
 }

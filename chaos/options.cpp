@@ -96,6 +96,10 @@ void add_chaos_options(CLI::App* cmd, ChaosArgs& args) {
       ->delimiter(',');
   cmd->add_option("--variants", args.grid.variants, "matrix: only these variants")->delimiter(',');
   cmd->add_option("--policies", args.grid.policies, "matrix: only these policies")->delimiter(',');
+  cmd->add_option("--systems", args.systems,
+                  "matrix: also these real systems without a server (idbench list), each "
+                  "under the scenarios that step a clock back")
+      ->delimiter(',');
 }
 
 }  // namespace idbench::chaos

@@ -15,6 +15,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "chaos/driver.hpp"
 #include "chaos/matrix.hpp"
@@ -31,6 +32,7 @@ struct ChaosArgs {
   bool quiet = false;
   std::string timeline;
   external::ExecArgs exec;
+  std::vector<std::string> systems;  // --systems: real adapter systems the matrix runs too
 };
 
 // Adds every option of `idbench chaos` to `cmd`, each stored into `args`.

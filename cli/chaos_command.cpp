@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -21,6 +22,7 @@
 #include "generators/registry.hpp"
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/exit_codes.hpp"
+#include "real/systems.hpp"
 
 namespace idbench::cli {
 namespace {
@@ -70,8 +72,28 @@ void run_one(const ChaosArgs& args) {
   if (!r.verdict.passed()) throw CLI::RuntimeError(kExitFound);
 }
 
+// The matrix's programs: each named real system's adapter, as `real` would run it.
+std::vector<chaos::MatrixProgram> matrix_programs(const std::vector<std::string>& names) {
+  std::vector<chaos::MatrixProgram> out;
+  for (const std::string& name : names) {
+    const real::RealSystem* s = real::find_real_system(name);
+    if (s == nullptr)
+      throw Error(fmt::format("--systems: unknown system '{}' (idbench list)", name));
+    if (s->mariadb_servers > 0) {
+      throw Error(
+          fmt::format("--systems: '{}' runs on a server; its faults are real-chaos's", name));
+    }
+    if (std::ranges::any_of(out, [&](const chaos::MatrixProgram& p) { return p.name == name; })) {
+      throw Error(fmt::format("--systems: '{}' is given twice", name));
+    }
+    out.push_back({name, s->scheme, real::RunningSystem(*s, {}).exec_spec()});
+  }
+  return out;
+}
+
 int run_matrix(const ChaosArgs& args) {
   chaos::MatrixConfig grid = args.grid;
+  grid.programs = matrix_programs(args.systems);
   grid.nodes = args.run.nodes;
   grid.threads = args.run.threads;
   grid.rate = args.run.rate;
@@ -96,7 +118,8 @@ std::vector<external::NotForExec> not_for_exec(const ChaosArgs& args) {
       {"--quick", matrix},
       {"--scenarios", matrix},
       {"--variants", matrix},
-      {"--policies", matrix}};
+      {"--policies", matrix},
+      {"--systems", matrix}};
   for (external::NotForExec& o : external::layout_for_exec(args.exec))
     options.push_back(std::move(o));
   return options;
@@ -106,6 +129,8 @@ void run(const ChaosArgs& args, const CLI::App& cmd) {
   try {
     if (args.list) return list_scenarios();
     external::refuse_for_exec(cmd, not_for_exec(args));
+    if (!args.systems.empty() && !args.matrix)
+      throw Error("--systems is the matrix's: give --matrix");
     if (args.matrix) {
       if (const int status = run_matrix(args); status != 0) throw CLI::RuntimeError(status);
       return;

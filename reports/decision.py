@@ -200,6 +200,28 @@ def scheme_chaos(ch: Chaos, variants: tuple[str, ...]) -> dict:
             max(skew) if skew else None}
 
 
+def program_verdicts(ch: Chaos, scheme: str) -> dict[str, dict[str, str]]:
+    """The real systems' programs of a scheme under clock faults (chaos --matrix --systems):
+    {system: {scenario: verdict word}}, in the order they ran."""
+    out: dict[str, dict[str, str]] = {}
+    for c in ch.programs:
+        if str(c.get("scheme") or "").lower() != scheme.lower() or c.get("skipped"):
+            continue
+        v = c.get("fault_verdict") if isinstance(c.get("fault_verdict"), dict) else {}
+        word = "error" if c.get("error") else str(v.get("verdict") or "?")
+        out.setdefault(str(c["system"]), {})[str(c.get("scenario") or "?")] = word
+    return out
+
+
+def _programs_text(verdicts: dict[str, dict[str, str]]) -> tuple[str, str, bool]:
+    """The programs' part of the clock-faults cell: (a few words, in full, any not kept)."""
+    failed = {n: w for n, w in verdicts.items() if any(x != "kept" for x in w.values())}
+    full = "; ".join(f"{n}: " + ", ".join(f"{sc} {w}" for sc, w in w.items())
+                     for n, w in verdicts.items())
+    short = f"real programs: {len(failed)} of {len(verdicts)} not kept"
+    return short, "real programs under clock faults: " + full, bool(failed)
+
+
 def _clock_text(results: Results, s: Scheme, shown: str | None,
                 chaos: dict) -> tuple[str, str, bool]:
     """(the clock-faults cell in a few words, in full, whether a promise broke)."""
@@ -343,6 +365,10 @@ def _row(results: Results, scheme: Scheme, layout: str | None, notes: Notes) -> 
         d.setdefault("real_peer_chaos", {})[p] = peer_chaos
         short, full, bad = _clock_text(results, Scheme(p, (p,), NOT_IN_THE_TABLE), p, peer_chaos)
         clock.add(f"peer {p}: {_first_words(short)}", f"real peer {p}: {full}", bad)
+    programs = program_verdicts(results.chaos, s.name)
+    if programs:
+        d["programs_under_clock_faults"] = programs
+        clock.add(*_programs_text(programs))
     faults = scheme_fault_text(results.real_faults, systems_of_scheme(results.bench.real, s.name,
                                                                         s.variants))
     if faults is not None:

@@ -120,6 +120,44 @@ class DecisionTableTest(unittest.TestCase):
         self.assertEqual(rows(bench)["UUIDv4"][CLOCK], "not in this chaos matrix")
 
 
+def program_cell(system: str, scenario: str, word: str) -> dict:
+    """A chaos cell of a real system's program (chaos --matrix --systems), as the matrix
+    writes it: its verdict a finding about the program."""
+    return {"scenario": scenario, "variant": system, "policy": "its own", "nodes": 2,
+            "ids": 1000, "duplicates": 0 if word == "kept" else 9, "order_violations": 0,
+            "refusals": 0, "availability": 1.0, "max_stall_ms": 0, "ksort_bound_ms": 0,
+            "promise_kept": word == "kept", "system": system, "scheme": "Snowflake",
+            "fault_verdict": {"verdict": word, "passed": word == "kept"}}
+
+
+class ProgramsUnderClockFaultsTest(unittest.TestCase):
+    """A real system's program in the chaos matrix joins its scheme's clock-faults cell, and
+    only there: the chaos sections and the gate read idbench's own variants."""
+
+    def test_a_scheme_s_programs_are_counted_in_its_clock_cell(self):
+        doc = testdata("chaos.json")
+        own = len(doc["cells"])
+        doc["cells"] += [program_cell("node-a", "ntp-step-back", "BROKEN"),
+                         program_cell("node-b", "ntp-step-back", "kept")]
+        r = inputs.Results("testdata", inputs.load_bench(testdata("bench.json")),
+                           inputs.load_locality(testdata("locality.json")),
+                           inputs.load_chaos(doc))
+        self.assertEqual(len(r.chaos.cells), own)
+        self.assertEqual([c["system"] for c in r.chaos.programs], ["node-a", "node-b"])
+        table, data, notes = decision.decision_table(r)
+        row = {x[0]: x for x in table.rows}["Snowflake (thread-local)"]
+        clock = row[CLOCK][0] if isinstance(row[CLOCK], tuple) else row[CLOCK]
+        self.assertIn("real programs: 1 of 2 not kept", clock)
+        self.assertIsInstance(row[CLOCK], tuple, "a program not kept marks the cell bad")
+        self.assertTrue(any("node-a: ntp-step-back BROKEN" in n for n in notes), notes)
+        snow = [d for d in data if d.get("programs_under_clock_faults")]
+        self.assertEqual(snow[0]["programs_under_clock_faults"],
+                         {"node-a": {"ntp-step-back": "BROKEN"},
+                          "node-b": {"ntp-step-back": "kept"}})
+        for other, x in {k: v for k, v in rows(testdata("bench.json")).items()}.items():
+            self.assertNotIn("real programs", str(x[CLOCK]), other)
+
+
 class ColourTest(unittest.TestCase):
     def setUp(self):
         try:

@@ -526,6 +526,9 @@ class Chaos:
     config: dict = field(default_factory=dict)
     complete: bool | None = None
     cells: list[dict] = field(default_factory=list)
+    # The cells of real systems' programs (`chaos --matrix --systems`): what a program did is a
+    # finding about it, kept apart from idbench's own variants (their sections and the gate).
+    programs: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
     def ran(self) -> list[dict]:
@@ -598,11 +601,12 @@ def load_chaos(doc: Any) -> Chaos:
     if not isinstance(cells, list):
         ch.problems.append("chaos.json has no 'cells' list: nothing to show")
         return ch
-    ch.cells = [c for c in cells if isinstance(c, dict)]
+    ch.cells = [c for c in cells if isinstance(c, dict) and not c.get("system")]
+    ch.programs = [c for c in cells if isinstance(c, dict) and c.get("system")]
     planned = number(ch.config.get("cells"))
     if ch.complete is False:
         ch.problems.append(
-            f"chaos.json is a partial matrix: {len(ch.cells)} of "
+            f"chaos.json is a partial matrix: {len(ch.cells) + len(ch.programs)} of "
             f"{int(planned) if planned else '?'} cells ran (complete: false)")
     lacking = sorted({k for c in ch.ran() for k in CHAOS_CELL_FIELDS if k not in c})
     if lacking:
