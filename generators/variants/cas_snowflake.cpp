@@ -14,7 +14,10 @@ class CasSnowflake {
  public:
   using id_type = std::uint64_t;
   explicit CasSnowflake(const GeneratorOptions& opts)
-      : cfg_(opts), seq_bits_(cfg_.layout.seq_bits()), packed_(pack(cfg_.initial)) {
+      : cfg_(opts),
+        seq_bits_(cfg_.layout.seq_bits()),
+        max_seq_(cfg_.layout.max_seq()),
+        packed_(pack(cfg_.initial)) {
     if (cfg_.policy.kind == PolicyKind::clock_sequence && cfg_.space.max_gen > 0) {
       // One word holds (tick, seq); the clock sequence's lap (generation, first generation,
       // floor, highest tick) does not fit beside it. Without gen bits clock-sequence is
@@ -59,11 +62,12 @@ class CasSnowflake {
     return static_cast<std::uint64_t>(s.tick + 1) << seq_bits_ | s.seq;
   }
   TickState unpack(std::uint64_t v) const {
-    return {static_cast<std::int64_t>(v >> seq_bits_) - 1, v & cfg_.layout.max_seq()};
+    return {static_cast<std::int64_t>(v >> seq_bits_) - 1, v & max_seq_};
   }
 
   const SnowflakeConfig cfg_;
   const int seq_bits_;
+  const std::uint64_t max_seq_;  // worked out once: Layout::max_seq() branches on the width
   // Alone on its cache line: it is the only word every thread writes.
   alignas(64) std::atomic<std::uint64_t> packed_;
   static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
