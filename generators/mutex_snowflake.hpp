@@ -13,7 +13,7 @@
 
 namespace idbench {
 
-template <ClockRead kRead>
+template <ClockRead kRead, TickUnit kUnit = TickUnit::any>
 class MutexSnowflake {
  public:
   using id_type = std::uint64_t;
@@ -29,7 +29,7 @@ class MutexSnowflake {
 
  private:
   const SnowflakeConfig cfg_;
-  LockedSequencer<kRead> core_;
+  LockedSequencer<kRead, kUnit> core_;
 };
 
 }  // namespace idbench

@@ -236,9 +236,36 @@ constexpr Decision next_state(TickState old, std::int64_t now, std::uint64_t fre
 // Throws EpochExhausted for a clock reading (in ticks) outside `space`.
 [[noreturn]] void throw_out_of_range(std::int64_t now_tick, const SequenceSpace& space);
 
-// The clock in ticks of `space`.
+// The tick of a space, as a variant knows it from construction on: a variant instantiated for
+// its unit reads the clock with constants, not with SequenceSpace::tick_of_wall_ns's branches
+// on the unit (once per ID).
+//   one_ms       1 ms ticks since `epoch_unix_ms` (every preset layout, UUIDv7 and v8)
+//   hundred_ns   100 ns ticks, `ticks_at_unix_epoch` at Unix time 0 (UUIDv1 and v6)
+//   any          whatever the space says
+enum class TickUnit { one_ms, hundred_ns, any };
+
+constexpr TickUnit tick_unit_of(const SequenceSpace& space) {
+  if (space.ns_per_tick == 0 && space.unit_ms == 1) return TickUnit::one_ms;
+  if (space.ns_per_tick == 100) return TickUnit::hundred_ns;
+  return TickUnit::any;
+}
+
+// The clock in ticks of `space`; `U` is tick_unit_of(space) or `any`.
+template <TickUnit U = TickUnit::any>
 inline std::int64_t read_ticks(const Clock& clock, const SequenceSpace& space) {
-  return space.tick_of_wall_ns(clock.wall_ns());
+  const std::int64_t wall_ns = clock.wall_ns();
+  if constexpr (U == TickUnit::one_ms) {
+    if (wall_ns >= 0) [[likely]] {
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(wall_ns) / 1'000'000) -
+             space.epoch_unix_ms;
+    }
+  } else if constexpr (U == TickUnit::hundred_ns) {
+    if (wall_ns >= 0) [[likely]] {
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(wall_ns) / 100) +
+             space.ticks_at_unix_epoch;
+    }
+  }
+  return space.tick_of_wall_ns(wall_ns);
 }
 
 // Decides from the clock reading `now` (ticks) until `next_state` says issue, committing through
@@ -256,12 +283,14 @@ inline std::int64_t read_ticks(const Clock& clock, const SequenceSpace& space) {
 // lost compare-exchange (decide again from the state that won, with the same reading).
 // Spinning and waiting load the state, then read the clock, so their readings are never stale.
 //
-// advance_from after its common cases: decides from `old` (loaded after the reading `now`)
-// until next_state says issue and the commit holds.
+// advance_from after its common cases: decides from the state loaded now (after the reading
+// `now`, so the rule above holds; after a lost compare-exchange it is at least as new as the
+// state that won) until next_state says issue and the commit holds.
 template <class Load, class Commit, class Fresh>
-[[gnu::noinline]] TickState advance_rest(std::int64_t now, TickState old, Clock& clock,
-                                         const Policy& policy, const SequenceSpace& space,
-                                         Load& load, Commit& commit, Fresh& fresh) {
+[[gnu::noinline]] TickState advance_rest(std::int64_t now, Clock& clock, const Policy& policy,
+                                         const SequenceSpace& space, Load& load, Commit& commit,
+                                         Fresh& fresh) {
+  TickState old = load();
   std::int64_t wait_started_ns = -1;
   bool read_after_load = false;
   for (;;) {
@@ -329,7 +358,7 @@ template <class Load, class Commit, class Fresh>
     const TickState next = issued_at(old, now, fresh(), policy, space);
     if (commit(old, next)) return next;
   }
-  return advance_rest(now, old, clock, policy, space, load, commit, fresh);
+  return advance_rest(now, clock, policy, space, load, commit, fresh);
 }
 
 // The same from a reading taken now.

@@ -10,6 +10,7 @@
 namespace idbench {
 namespace {
 
+template <TickUnit kUnit>
 class CasSnowflake {
  public:
   using id_type = std::uint64_t;
@@ -31,7 +32,7 @@ class CasSnowflake {
     // The clock is read before the state is loaded, and again only when the state is ahead
     // of that reading (sequencer.hpp, advance_from): a lost compare-exchange decides again
     // from the state that won, without another clock read.
-    const std::int64_t now = read_ticks(*cfg_.clock, cfg_.space);
+    const std::int64_t now = read_ticks<kUnit>(*cfg_.clock, cfg_.space);
     std::uint64_t expected = 0;
     const TickState issued = advance_from(
         now, *cfg_.clock, cfg_.policy, cfg_.space,
@@ -78,7 +79,7 @@ class CasSnowflake {
 Variant describe_cas() {
   return snowflake_variant("cas",
                            "Snowflake state (tick, seq) in one 64-bit atomic, one compare-exchange per ID",
-                           NodeIds::one, /*chaos_quick=*/true, factory_of<CasSnowflake>());
+                           NodeIds::one, /*chaos_quick=*/true, factory_by_tick_unit<CasSnowflake>());
 }
 
 }  // namespace idbench

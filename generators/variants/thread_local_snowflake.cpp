@@ -78,17 +78,17 @@ class SlotPool {
 // The slots this thread holds, one per live generator it has used; returned at thread exit.
 thread_local ThreadHeld<SlotPool, Slot> held_slots;
 
+template <TickUnit kUnit>
 class ThreadLocalSnowflake {
  public:
   using id_type = std::uint64_t;
   explicit ThreadLocalSnowflake(const GeneratorOptions& opts)
       : cfg_(opts),
         serial_(next_generator_serial()),
-        pool_(std::make_shared<SlotPool>(
-            cfg_.node, cfg_.layout.max_node(),
-            [opts, space = cfg_.space](std::uint64_t node) {
-              return initial_state(opts, space, node);
-            })) {}
+        pool_(std::make_shared<SlotPool>(cfg_.node, cfg_.layout.max_node(),
+                                         [opts, space = cfg_.space](std::uint64_t node) {
+                                           return initial_state(opts, space, node);
+                                         })) {}
 
   ~ThreadLocalSnowflake() {
     // Slots this thread holds for this generator go back now; other threads' entries keep the
@@ -98,8 +98,9 @@ class ThreadLocalSnowflake {
 
   std::uint64_t next() {
     Slot& slot = my_slot();
-    const TickState issued = advance(
-        *cfg_.clock, cfg_.policy, cfg_.space, [&] { return slot.state; },
+    const TickState issued = advance_from(
+        read_ticks<kUnit>(*cfg_.clock, cfg_.space), *cfg_.clock, cfg_.policy, cfg_.space,
+        [&] { return slot.state; },
         [&](const TickState&, const TickState& next) {
           // A new generation is durable (per node id) before any ID carries it.
           store_if_new_generation(cfg_.generation_store.get(), slot.node, slot.state.gens,
@@ -138,9 +139,10 @@ class ThreadLocalSnowflake {
 }  // namespace
 
 Variant describe_thread_local() {
-  Variant v = snowflake_variant("thread-local",
-                           "Snowflake state per thread, thread i issuing as node+i: no shared write per ID",
-                           NodeIds::per_thread, /*chaos_quick=*/false, factory_of<ThreadLocalSnowflake>());
+  Variant v = snowflake_variant(
+      "thread-local",
+      "Snowflake state per thread, thread i issuing as node+i: no shared write per ID",
+      NodeIds::per_thread, /*chaos_quick=*/false, factory_by_tick_unit<ThreadLocalSnowflake>());
   // On a layout with gen bits (the matrix gives it one) it keeps a clock sequence.
   v.defaults.clock_sequence = true;
   v.defaults.clock_sequence_quick = false;

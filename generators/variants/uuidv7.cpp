@@ -44,7 +44,7 @@ class UuidV7 {
   }
 
  private:
-  LockedSequencer<> core_;
+  LockedSequencer<ClockRead::before_lock, TickUnit::one_ms> core_;
 };
 
 }  // namespace

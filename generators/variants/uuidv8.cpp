@@ -58,7 +58,7 @@ class UuidV8 {
   }
 
   const std::uint64_t node_;
-  LockedSequencer<> core_;
+  LockedSequencer<ClockRead::before_lock, TickUnit::one_ms> core_;
 };
 
 }  // namespace
