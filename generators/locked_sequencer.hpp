@@ -65,11 +65,11 @@ class LockedSequencer {
     return [this] { return state_; };
   }
   auto commit() {
-    return [this](const TickState&, const TickState& next) {
+    return [this](const TickState& old, const TickState& next) {
       // A new generation is durable before any ID carries it (under the lock, so stores
       // happen in the order the states do).
       store_if_new_generation(store_.get(), node_, state_.gens, next.gens);
-      assign_state(state_, next);
+      commit_state(state_, old, next);  // `old` is state_: it was loaded under the lock
       return true;
     };
   }

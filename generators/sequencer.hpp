@@ -68,6 +68,15 @@ inline void assign_state(TickState& to, const TickState& from) {
   to.gens.high = from.gens.high;
 }
 
+// `to = next` where `to` holds `old` (the state `next` was decided from): the sequence always,
+// the tick and generations only when they differ from old's. Inlined where `next` is built from
+// `old` with a new sequence (the common case of every ID), the comparisons fold away and one
+// field is stored instead of six.
+inline void commit_state(TickState& to, const TickState& old, const TickState& next) {
+  to.seq = next.seq;
+  if (next.tick != old.tick || !(next.gens == old.gens)) assign_state(to, next);
+}
+
 // What the state may range over, and how a tick maps to Unix time.
 struct SequenceSpace {
   std::uint64_t max_seq = 0;

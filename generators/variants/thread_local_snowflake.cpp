@@ -101,11 +101,11 @@ class ThreadLocalSnowflake {
     const TickState issued = advance_from(
         read_ticks<kUnit>(*cfg_.clock, cfg_.space), *cfg_.clock, cfg_.policy, cfg_.space,
         [&] { return slot.state; },
-        [&](const TickState&, const TickState& next) {
+        [&](const TickState& old, const TickState& next) {
           // A new generation is durable (per node id) before any ID carries it.
           store_if_new_generation(cfg_.generation_store.get(), slot.node, slot.state.gens,
                                   next.gens);
-          assign_state(slot.state, next);
+          commit_state(slot.state, old, next);  // `old` is slot.state: this thread's alone
           return true;
         },
         [] { return std::uint64_t{0}; });
