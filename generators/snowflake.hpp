@@ -48,8 +48,9 @@ inline void store_if_new_generation(GenerationStore* store, std::uint64_t node,
 struct SnowflakeConfig {
   explicit SnowflakeConfig(const GeneratorOptions& opts);
 
-  std::uint64_t encode(const TickState& s, std::uint64_t node) const {
-    return packer.pack(s.tick, node, s.seq, s.gens.gen);
+  // `node_part`: packer.node_part(node), worked out once per node.
+  std::uint64_t encode(const TickState& s, std::uint64_t node_part) const {
+    return packer.pack_node_part(s.tick, node_part, s.seq, s.gens.gen);
   }
   std::string format() const;
 
@@ -58,6 +59,7 @@ struct SnowflakeConfig {
   Policy policy;
   std::shared_ptr<GenerationStore> generation_store;
   std::uint64_t node;
+  std::uint64_t node_part;  // packer.node_part(node)
   std::shared_ptr<Clock> clock;
   SequenceSpace space;
   TickState initial;

@@ -28,6 +28,7 @@ namespace {
 struct alignas(128) Slot {
   TickState state;
   std::uint64_t node = 0;
+  std::uint64_t node_part = 0;  // node's bits in place in an ID (Layout::Packer::node_part)
 };
 static_assert(sizeof(Slot) == 128);
 
@@ -37,9 +38,12 @@ class SlotPool {
  public:
   // `initial(node)`: the state a slot issuing as `node` starts from (its own stored
   // clock-sequence generations, under clock-sequence).
-  SlotPool(std::uint64_t first_node, std::uint64_t max_node,
+  SlotPool(std::uint64_t first_node, std::uint64_t max_node, Layout::Packer packer,
            std::function<TickState(std::uint64_t)> initial)
-      : first_node_(first_node), max_node_(max_node), initial_(std::move(initial)) {}
+      : first_node_(first_node),
+        max_node_(max_node),
+        packer_(packer),
+        initial_(std::move(initial)) {}
 
   // The mutex hands a slot from one thread to the next: the releasing thread's unlock
   // happens-before the claiming thread's lock, so the slot's state is seen whole.
@@ -59,6 +63,7 @@ class SlotPool {
     slots_.push_back(std::make_unique<Slot>());
     slots_.back()->state = initial_(node);
     slots_.back()->node = node;
+    slots_.back()->node_part = packer_.node_part(node);
     return slots_.back().get();
   }
   void give_back(Slot* slot) {
@@ -69,6 +74,7 @@ class SlotPool {
  private:
   const std::uint64_t first_node_;
   const std::uint64_t max_node_;
+  const Layout::Packer packer_;
   const std::function<TickState(std::uint64_t)> initial_;
   std::mutex mu_;
   std::vector<std::unique_ptr<Slot>> slots_;  // guarded by mu_
@@ -85,7 +91,7 @@ class ThreadLocalSnowflake {
   explicit ThreadLocalSnowflake(const GeneratorOptions& opts)
       : cfg_(opts),
         serial_(next_generator_serial()),
-        pool_(std::make_shared<SlotPool>(cfg_.node, cfg_.layout.max_node(),
+        pool_(std::make_shared<SlotPool>(cfg_.node, cfg_.layout.max_node(), cfg_.packer,
                                          [opts, space = cfg_.space](std::uint64_t node) {
                                            return initial_state(opts, space, node);
                                          })) {}
@@ -97,10 +103,11 @@ class ThreadLocalSnowflake {
   }
 
   std::uint64_t next() {
+    // The clock first: the slot is then not kept in a register across the clock's call.
+    const std::int64_t now = read_ticks<kUnit>(*cfg_.clock, cfg_.space);
     Slot& slot = my_slot();
     const TickState issued = advance_from(
-        read_ticks<kUnit>(*cfg_.clock, cfg_.space), *cfg_.clock, cfg_.policy, cfg_.space,
-        [&] { return slot.state; },
+        now, *cfg_.clock, cfg_.policy, cfg_.space, [&] { return slot.state; },
         [&](const TickState& old, const TickState& next) {
           // A new generation is durable (per node id) before any ID carries it.
           store_if_new_generation(cfg_.generation_store.get(), slot.node, slot.state.gens,
@@ -109,7 +116,7 @@ class ThreadLocalSnowflake {
           return true;
         },
         [] { return std::uint64_t{0}; });
-    return cfg_.encode(issued, slot.node);
+    return cfg_.encode(issued, slot.node_part);
   }
   std::string format() const {
     return cfg_.format() + fmt::format(" (thread i uses node {}+i)", cfg_.node);
