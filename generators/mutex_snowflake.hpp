@@ -21,7 +21,7 @@ class MutexSnowflake {
       : cfg_(opts), core_(cfg_.space, cfg_.initial, opts) {}
 
   std::uint64_t next() {
-    return cfg_.encode(core_.next([] { return std::uint64_t{0}; }), cfg_.node_part);
+    return cfg_.encode_node_part(core_.next([] { return std::uint64_t{0}; }), cfg_.node_part);
   }
   std::string format() const {
     return cfg_.format() + (kRead == ClockRead::under_lock ? " (clock read under the lock)" : "");

@@ -48,8 +48,12 @@ inline void store_if_new_generation(GenerationStore* store, std::uint64_t node,
 struct SnowflakeConfig {
   explicit SnowflakeConfig(const GeneratorOptions& opts);
 
-  // `node_part`: packer.node_part(node), worked out once per node.
-  std::uint64_t encode(const TickState& s, std::uint64_t node_part) const {
+  std::uint64_t encode(const TickState& s, std::uint64_t node) const {
+    return packer.pack(s.tick, node, s.seq, s.gens.gen);
+  }
+  // The same with the node's bits in place: `node_part` is packer.node_part(node), worked out
+  // once per node (the variants' per-ID path).
+  std::uint64_t encode_node_part(const TickState& s, std::uint64_t node_part) const {
     return packer.pack_node_part(s.tick, node_part, s.seq, s.gens.gen);
   }
   std::string format() const;

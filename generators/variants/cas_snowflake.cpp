@@ -52,7 +52,7 @@ class CasSnowflake {
           return false;
         },
         [] { return std::uint64_t{0}; });
-    return cfg_.encode(issued, cfg_.node_part);
+    return cfg_.encode_node_part(issued, cfg_.node_part);
   }
   std::string format() const { return cfg_.format(); }
 

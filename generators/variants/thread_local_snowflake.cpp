@@ -116,7 +116,7 @@ class ThreadLocalSnowflake {
           return true;
         },
         [] { return std::uint64_t{0}; });
-    return cfg_.encode(issued, slot.node_part);
+    return cfg_.encode_node_part(issued, slot.node_part);
   }
   std::string format() const {
     return cfg_.format() + fmt::format(" (thread i uses node {}+i)", cfg_.node);
