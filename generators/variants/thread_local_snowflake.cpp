@@ -106,6 +106,12 @@ class ThreadLocalSnowflake {
     // The clock first: the slot is then not kept in a register across the clock's call.
     const std::int64_t now = read_ticks<kUnit>(*cfg_.clock, cfg_.space);
     Slot& slot = my_slot();
+    // advance_from's first case, on the slot itself: the sequence alone moves, so nothing but
+    // it is stored and no generation can be new (the state is this thread's alone).
+    if (slot.state.tick == now && slot.state.seq < cfg_.space.max_seq) [[likely]] {
+      ++slot.state.seq;
+      return cfg_.encode_node_part(slot.state, slot.node_part);
+    }
     const TickState issued = advance_from(
         now, *cfg_.clock, cfg_.policy, cfg_.space, [&] { return slot.state; },
         [&](const TickState& old, const TickState& next) {
