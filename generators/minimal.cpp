@@ -24,14 +24,14 @@ std::uint64_t twitter_ms(const Clock& clock) {
   return static_cast<std::uint64_t>(clock.wall_ns()) / 1'000'000 - kTwitterEpochMs;
 }
 
-std::uint64_t node_bits(const GeneratorOptions& opts) { return (opts.node & 0x3FF) << 12; }
+std::uint64_t node_field_of(const GeneratorOptions& opts) { return (opts.node & 0x3FF) << 12; }
 
 // The (ms, seq) rule of a Snowflake under `refuse`, for the designs that hold the state alone
 // (under a lock, or per thread): false when the sequence of `ms` is spent (wait for the next ms).
 // Throws when the clock is behind; `reread` gives a fresh reading first, since `ms` may have
 // been read before another thread issued a later ms.
 template <class Reread>
-bool step(std::uint64_t& last_ms, std::uint64_t& seq, std::uint64_t ms, Reread&& reread) {
+bool step_refusing(std::uint64_t& last_ms, std::uint64_t& seq, std::uint64_t ms, Reread&& reread) {
   if (ms > last_ms) {
     last_ms = ms;
     seq = 0;
@@ -47,14 +47,15 @@ bool step(std::uint64_t& last_ms, std::uint64_t& seq, std::uint64_t ms, Reread&&
 class MinimalCas {
  public:
   using id_type = std::uint64_t;
-  explicit MinimalCas(const GeneratorOptions& opts) : clock_(opts.clock), node_(node_bits(opts)) {}
+  explicit MinimalCas(const GeneratorOptions& opts)
+      : clock_(opts.clock), node_(node_field_of(opts)) {}
   std::uint64_t next() {
     std::uint64_t ms = twitter_ms(*clock_);
     std::uint64_t old = word_.load(std::memory_order_relaxed);
     for (;;) {
       std::uint64_t last_ms = old >> 12;
       std::uint64_t seq = old & kMaxSeq;
-      if (!step(last_ms, seq, ms, [&] { return twitter_ms(*clock_); })) {
+      if (!step_refusing(last_ms, seq, ms, [&] { return twitter_ms(*clock_); })) {
         ms = twitter_ms(*clock_);
         old = word_.load(std::memory_order_relaxed);
         continue;
@@ -78,11 +79,11 @@ class MinimalMutex {
  public:
   using id_type = std::uint64_t;
   explicit MinimalMutex(const GeneratorOptions& opts)
-      : clock_(opts.clock), node_(node_bits(opts)) {}
+      : clock_(opts.clock), node_(node_field_of(opts)) {}
   std::uint64_t next() {
     std::uint64_t ms = twitter_ms(*clock_);
     const std::lock_guard<std::mutex> lock(mu_);
-    while (!step(last_ms_, seq_, ms, [&] { return twitter_ms(*clock_); })) {
+    while (!step_refusing(last_ms_, seq_, ms, [&] { return twitter_ms(*clock_); })) {
       ms = twitter_ms(*clock_);
     }
     return last_ms_ << 22 | node_ | seq_;
@@ -103,12 +104,13 @@ class MinimalPerThread {
  public:
   using id_type = std::uint64_t;
   explicit MinimalPerThread(const GeneratorOptions& opts)
-      : clock_(opts.clock), node_(node_bits(opts)) {}
+      : clock_(opts.clock), node_(node_field_of(opts)) {}
   std::uint64_t next() {
     thread_local std::uint64_t last_ms = 0;
     thread_local std::uint64_t seq = 0;
     std::uint64_t ms = twitter_ms(*clock_);
-    while (!step(last_ms, seq, ms, [&] { return twitter_ms(*clock_); })) ms = twitter_ms(*clock_);
+    while (!step_refusing(last_ms, seq, ms, [&] { return twitter_ms(*clock_); }))
+      ms = twitter_ms(*clock_);
     return last_ms << 22 | node_ | seq;
   }
   std::string format() const { return "minimal per-thread Snowflake (twitter, refuse)"; }
