@@ -3,8 +3,10 @@
 
     bench/run_icount.py BIN_DIR OUT_JSON [--calls N] [--method auto|valgrind|perf]
 
-Runs BIN_DIR/idbench-icount (bench/icount.cpp), which builds each variant of the registry on a
-deterministic stepping clock and counts N calls of next() (after a warm-up):
+Runs BIN_DIR/idbench-icount (bench/icount.cpp), which builds the minimal designs (the floors:
+a CAS, a mutex, a per-thread Snowflake and a method-1 UUIDv7, hard-coded to one layout and one
+policy) and each variant of the registry on a deterministic stepping clock and counts N calls of
+next() (after a warm-up):
   * perf: a hardware instruction counter (perf_event_open, user space only) where the kernel
     offers one;
   * valgrind: Debian's valgrind, `--tool=callgrind --collect-atstart=no`; the program toggles
@@ -16,9 +18,12 @@ when neither works it says why on one line and exits 4.
 
 icount.json (written whole: temp file + rename):
     {"context": {run context of idbench-icount, "method", "tool", "calls", "clock", "plant"},
-     "variants": [{"name", "calls", "instructions", "instructions_per_id"}]}
+     "floors": [{"name", "calls", "instructions", "instructions_per_id"}],
+     "variants": [{"name", "calls", "instructions", "instructions_per_id", "floor" (the floor's
+                   name, or null when no minimal design is comparable), "floor_instructions_per_id",
+                   "ratio" (instructions_per_id ÷ the floor's)}]}
 reports/compare.py gates on instructions_per_id (tight threshold: the count does not move
-between runs of the same code).
+between runs of the same code) and shows each variant's floor and ratio beside it.
 
 Exit: 0 written; 2 bad usage; 3 a generator refused; 4 no counter (no valgrind, no perf).
 """
@@ -80,7 +85,7 @@ def with_valgrind(program: str, calls: int) -> tuple[dict, str]:
                            f"--callgrind-out-file={tmp}/callgrind.out", program,
                            "--calls", str(calls), "--method", "callgrind"])
         counts = parse_dumps(tmp)
-    for v in doc.get("variants", []):
+    for v in doc.get("floors", []) + doc.get("variants", []):
         if v["name"] not in counts:
             fail(1, f"callgrind wrote no count for {v['name']}")
         v["instructions"] = counts[v["name"]]
@@ -103,6 +108,26 @@ def measure(program: str, calls: int, method: str) -> tuple[dict, str]:
                                 "(apt-get install valgrind)")
 
 
+def rows_with_floors(doc: dict) -> tuple[list[dict], list[dict]]:
+    """The floors' rows and the variants' rows of icount.json, each variant with its floor's
+    instructions per ID and its ratio to it (both null when it has no floor)."""
+    calls = doc["calls"]
+
+    def row(v: dict) -> dict:
+        return {"name": v["name"], "calls": calls, "instructions": v["instructions"],
+                "instructions_per_id": v["instructions"] / calls}
+    floors = [row(f) for f in doc.get("floors", [])]
+    per_floor = {f["name"]: f["instructions_per_id"] for f in floors}
+    rows = []
+    for v in doc.get("variants", []):
+        r = row(v)
+        floor = per_floor.get(v.get("floor"))
+        r.update({"floor": v.get("floor") if floor else None, "floor_instructions_per_id": floor,
+                  "ratio": r["instructions_per_id"] / floor if floor else None})
+        rows.append(r)
+    return floors, rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="instructions per ID of each variant's next()")
     ap.add_argument("bin_dir")
@@ -120,17 +145,16 @@ def main(argv=None) -> int:
     context.update({"method": doc.get("method"), "tool": tool, "calls": doc.get("calls"),
                     "clock": doc.get("clock"), "layout": doc.get("layout"),
                     "plant": doc.get("plant")})
-    rows = [{"name": v["name"], "calls": doc["calls"], "instructions": v["instructions"],
-             "instructions_per_id": v["instructions"] / doc["calls"]}
-            for v in doc.get("variants", [])]
-    out = {"context": context, "variants": rows}
+    floors, rows = rows_with_floors(doc)
+    out = {"context": context, "floors": floors, "variants": rows}
     os.makedirs(os.path.dirname(os.path.abspath(args.out_json)), exist_ok=True)
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reports"))
     import render  # its write_atomically: temp file, fsync, rename
     render.write_atomically(args.out_json, json.dumps(out, indent=2) + "\n")
-    for r in rows:
-        print(f"icount: {r['name']:<16} {r['instructions_per_id']:10.1f} instructions per ID "
-              f"({tool})", file=sys.stderr)
+    for r in floors + rows:
+        ratio = f" = {r['ratio']:.2f} x {r['floor']}" if r.get("ratio") else ""
+        print(f"icount: {r['name']:<18} {r['instructions_per_id']:10.1f} instructions per ID"
+              f"{ratio} ({tool})", file=sys.stderr)
     return 0
 
 

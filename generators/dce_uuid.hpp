@@ -61,7 +61,7 @@ class DceUuid {
   }
 
   const std::uint64_t node_;
-  LockedSequencer<> core_;
+  LockedSequencer<ClockRead::before_lock, TickUnit::hundred_ns> core_;
 };
 
 }  // namespace idbench

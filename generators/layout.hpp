@@ -118,8 +118,15 @@ class Layout {
     int seq_shift = 0;
     std::uint64_t pack(std::int64_t tick, std::uint64_t node, std::uint64_t seq,
                        std::uint64_t gen) const {
-      return static_cast<std::uint64_t>(tick) << tick_shift | gen << gen_shift |
-             node << node_shift | seq << seq_shift;
+      return pack_node_part(tick, node_part(node), seq, gen);
+    }
+    // The node's bits in place, for a generator whose node is fixed: worked out once, then
+    // or-ed into every ID by pack_node_part.
+    std::uint64_t node_part(std::uint64_t node) const { return node << node_shift; }
+    std::uint64_t pack_node_part(std::int64_t tick, std::uint64_t node_part, std::uint64_t seq,
+                                 std::uint64_t gen) const {
+      return static_cast<std::uint64_t>(tick) << tick_shift | gen << gen_shift | node_part |
+             seq << seq_shift;
     }
   };
   Packer packer() const;

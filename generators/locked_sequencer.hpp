@@ -23,7 +23,8 @@ namespace idbench {
 //                what the short critical section buys.
 enum class ClockRead { before_lock, under_lock };
 
-template <ClockRead kRead = ClockRead::before_lock>
+// `kUnit`: the space's tick unit (sequencer.hpp, TickUnit), or `any`.
+template <ClockRead kRead = ClockRead::before_lock, TickUnit kUnit = TickUnit::any>
 class LockedSequencer {
  public:
   // `opts` gives the clock, policy, node id and clock-sequence store; `space` the state space.
@@ -33,7 +34,11 @@ class LockedSequencer {
         space_(std::move(space)),
         store_(opts.generation_store),
         node_(opts.node),
-        state_(initial) {}
+        state_(initial) {
+    if (kUnit != TickUnit::any && tick_unit_of(space_) != kUnit) {
+      throw Error("LockedSequencer: built for another tick unit than its space's");
+    }
+  }
 
   // The (tick, seq) to issue from; `fresh_seq()` starts a new tick (called under the lock,
   // only when a tick starts). Spins and waits holding the lock, as Twitter's synchronized
@@ -42,7 +47,7 @@ class LockedSequencer {
   template <class FreshSeq>
   [[gnu::always_inline]] TickState next(FreshSeq&& fresh_seq) {
     if constexpr (kRead == ClockRead::before_lock) {
-      const std::int64_t now = read_ticks(*clock_, space_);
+      const std::int64_t now = read_ticks<kUnit>(*clock_, space_);
       std::lock_guard<std::mutex> lock(mu_);
       return advance_from(now, *clock_, policy_, space_, load(), commit(), fresh_seq);
     } else {
@@ -60,11 +65,11 @@ class LockedSequencer {
     return [this] { return state_; };
   }
   auto commit() {
-    return [this](const TickState&, const TickState& next) {
+    return [this](const TickState& old, const TickState& next) {
       // A new generation is durable before any ID carries it (under the lock, so stores
       // happen in the order the states do).
       store_if_new_generation(store_.get(), node_, state_.gens, next.gens);
-      assign_state(state_, next);
+      commit_state(state_, old, next);  // `old` is state_: it was loaded under the lock
       return true;
     };
   }

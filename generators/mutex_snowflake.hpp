@@ -13,7 +13,7 @@
 
 namespace idbench {
 
-template <ClockRead kRead>
+template <ClockRead kRead, TickUnit kUnit = TickUnit::any>
 class MutexSnowflake {
  public:
   using id_type = std::uint64_t;
@@ -21,7 +21,7 @@ class MutexSnowflake {
       : cfg_(opts), core_(cfg_.space, cfg_.initial, opts) {}
 
   std::uint64_t next() {
-    return cfg_.encode(core_.next([] { return std::uint64_t{0}; }), cfg_.node);
+    return cfg_.encode_node_part(core_.next([] { return std::uint64_t{0}; }), cfg_.node_part);
   }
   std::string format() const {
     return cfg_.format() + (kRead == ClockRead::under_lock ? " (clock read under the lock)" : "");
@@ -29,7 +29,7 @@ class MutexSnowflake {
 
  private:
   const SnowflakeConfig cfg_;
-  LockedSequencer<kRead> core_;
+  LockedSequencer<kRead, kUnit> core_;
 };
 
 }  // namespace idbench

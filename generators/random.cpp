@@ -1,3 +1,4 @@
+// random.cpp — CSPRNG bytes from a per-thread buffer of OpenSSL DRBG output (random.hpp).
 #include "generators/random.hpp"
 
 #include <openssl/err.h>
@@ -63,10 +64,29 @@ void fill_random(void* out, std::size_t n) {
   }
 }
 
-std::uint64_t random_u64() {
-  std::uint64_t v;
+namespace {
+
+// fill_random for one word, without its loop and its calls to memcpy and memset: a load and a
+// store of zeros when the buffer holds the word and is this process's.
+template <class Word>
+Word take_word() {
+  RandomBuffer& b = buffer;
+  if (b.used <= RandomBuffer::kBytes - sizeof(Word) &&
+      b.generation == fork_generation.load(std::memory_order_relaxed)) [[likely]] {
+    Word v;
+    std::memcpy(&v, b.bytes.data() + b.used, sizeof v);
+    std::memset(b.bytes.data() + b.used, 0, sizeof v);  // wiped, as fill_random does
+    b.used += sizeof v;
+    return v;
+  }
+  Word v;
   fill_random(&v, sizeof v);
   return v;
 }
+
+}  // namespace
+
+std::uint32_t random_u32() { return take_word<std::uint32_t>(); }
+std::uint64_t random_u64() { return take_word<std::uint64_t>(); }
 
 }  // namespace idbench

@@ -21,6 +21,8 @@
 namespace idbench {
 
 void fill_random(void* out, std::size_t bytes);
+// One word of the same bytes (also wiped once handed out), without fill_random's loop.
+std::uint32_t random_u32();
 std::uint64_t random_u64();
 
 }  // namespace idbench

@@ -18,6 +18,18 @@
 //                             nextId(), the clock read inside it, so every caller queues
 //                             behind a clock read. `mutex` reads it before taking the lock.
 //
+// The minimal designs (minimal.cpp): each concurrency scheme in its shortest correct form, hard-coded
+// to the Twitter layout and the refuse policy, with no configuration: the floor a variant's
+// instructions per ID are compared with (idbench-icount), so that what a variant costs above
+// it is the harness's generality, not the design.
+//   make_minimal_cas          one compare-exchange of (ms << 12 | seq); refuses on a backward
+//                             clock.
+//   make_minimal_mutex        one std::mutex, the clock read outside it.
+//   make_minimal_per_thread   per-thread (ms, seq), no shared write.
+//   make_minimal_uuidv7       RFC 9562 §6.2 method 1: a 42-bit counter seeded each ms, 32 fresh
+//                             random bits per ID from a 4 KiB getrandom buffer per thread,
+//                             behind one std::mutex.
+//
 // Thread safety: every generator here is thread-safe.
 #pragma once
 
@@ -32,5 +44,9 @@ std::unique_ptr<Generator> make_clock_once_floor(const GeneratorOptions& opts);
 std::unique_ptr<Generator> make_clock_once_lock_floor(const GeneratorOptions& opts);
 std::unique_ptr<Generator> make_clock_once_cas_floor(const GeneratorOptions& opts);
 std::unique_ptr<Generator> make_clock_under_lock_mutex(const GeneratorOptions& opts);
+std::unique_ptr<Generator> make_minimal_cas(const GeneratorOptions& opts);
+std::unique_ptr<Generator> make_minimal_mutex(const GeneratorOptions& opts);
+std::unique_ptr<Generator> make_minimal_per_thread(const GeneratorOptions& opts);
+std::unique_ptr<Generator> make_minimal_uuidv7(const GeneratorOptions& opts);
 
 }  // namespace idbench

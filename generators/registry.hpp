@@ -189,4 +189,16 @@ std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> factory_of() 
   };
 }
 
+// A factory of a Snowflake variant `G<unit>`, instantiated for the layout's tick unit when it
+// is 1 ms (every preset), so that its next() reads the clock with constants.
+template <template <TickUnit> class G>
+std::function<std::unique_ptr<Generator>(const GeneratorOptions&)> factory_by_tick_unit() {
+  return [](const GeneratorOptions& opts) -> std::unique_ptr<Generator> {
+    if (opts.layout.unit_ms() == 1) {
+      return std::make_unique<ErasedGenerator<G<TickUnit::one_ms>>>(opts);
+    }
+    return std::make_unique<ErasedGenerator<G<TickUnit::any>>>(opts);
+  };
+}
+
 }  // namespace idbench

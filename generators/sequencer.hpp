@@ -68,6 +68,15 @@ inline void assign_state(TickState& to, const TickState& from) {
   to.gens.high = from.gens.high;
 }
 
+// `to = next` where `to` holds `old` (the state `next` was decided from): the sequence always,
+// the tick and generations only when they differ from old's. Inlined where `next` is built from
+// `old` with a new sequence (the common case of every ID), the comparisons fold away and one
+// field is stored instead of six.
+inline void commit_state(TickState& to, const TickState& old, const TickState& next) {
+  to.seq = next.seq;
+  if (next.tick != old.tick || !(next.gens == old.gens)) assign_state(to, next);
+}
+
 // What the state may range over, and how a tick maps to Unix time.
 struct SequenceSpace {
   std::uint64_t max_seq = 0;
@@ -236,9 +245,36 @@ constexpr Decision next_state(TickState old, std::int64_t now, std::uint64_t fre
 // Throws EpochExhausted for a clock reading (in ticks) outside `space`.
 [[noreturn]] void throw_out_of_range(std::int64_t now_tick, const SequenceSpace& space);
 
-// The clock in ticks of `space`.
+// The tick of a space, as a variant knows it from construction on: a variant instantiated for
+// its unit reads the clock with constants, not with SequenceSpace::tick_of_wall_ns's branches
+// on the unit (once per ID).
+//   one_ms       1 ms ticks since `epoch_unix_ms` (every preset layout, UUIDv7 and v8)
+//   hundred_ns   100 ns ticks, `ticks_at_unix_epoch` at Unix time 0 (UUIDv1 and v6)
+//   any          whatever the space says
+enum class TickUnit { one_ms, hundred_ns, any };
+
+constexpr TickUnit tick_unit_of(const SequenceSpace& space) {
+  if (space.ns_per_tick == 0 && space.unit_ms == 1) return TickUnit::one_ms;
+  if (space.ns_per_tick == 100) return TickUnit::hundred_ns;
+  return TickUnit::any;
+}
+
+// The clock in ticks of `space`; `U` is tick_unit_of(space) or `any`.
+template <TickUnit U = TickUnit::any>
 inline std::int64_t read_ticks(const Clock& clock, const SequenceSpace& space) {
-  return space.tick_of_wall_ns(clock.wall_ns());
+  const std::int64_t wall_ns = clock.wall_ns();
+  if constexpr (U == TickUnit::one_ms) {
+    if (wall_ns >= 0) [[likely]] {
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(wall_ns) / 1'000'000) -
+             space.epoch_unix_ms;
+    }
+  } else if constexpr (U == TickUnit::hundred_ns) {
+    if (wall_ns >= 0) [[likely]] {
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(wall_ns) / 100) +
+             space.ticks_at_unix_epoch;
+    }
+  }
+  return space.tick_of_wall_ns(wall_ns);
 }
 
 // Decides from the clock reading `now` (ticks) until `next_state` says issue, committing through
@@ -256,16 +292,15 @@ inline std::int64_t read_ticks(const Clock& clock, const SequenceSpace& space) {
 // lost compare-exchange (decide again from the state that won, with the same reading).
 // Spinning and waiting load the state, then read the clock, so their readings are never stale.
 //
-// Always inlined into the variant's next(): called out of line, the 48-byte state it returns is
-// copied through the stack in 16-byte loads right after the 8-byte stores that built it, a
-// store-forwarding stall on every ID (perf annotate: ~half of its own time).
+// advance_from after its common cases: decides from the state loaded now (after the reading
+// `now`, so the rule above holds; after a lost compare-exchange it is at least as new as the
+// state that won) until next_state says issue and the commit holds.
 template <class Load, class Commit, class Fresh>
-[[gnu::always_inline]] inline TickState advance_from(std::int64_t now, Clock& clock,
-                                                     const Policy& policy,
-                                                     const SequenceSpace& space, Load&& load,
-                                                     Commit&& commit, Fresh&& fresh) {
-  std::int64_t wait_started_ns = -1;
+[[gnu::noinline]] TickState advance_rest(std::int64_t now, Clock& clock, const Policy& policy,
+                                         const SequenceSpace& space, Load& load, Commit& commit,
+                                         Fresh& fresh) {
   TickState old = load();
+  std::int64_t wait_started_ns = -1;
   bool read_after_load = false;
   for (;;) {
     if (old.tick > now && !read_after_load) {
@@ -307,6 +342,32 @@ template <class Load, class Commit, class Fresh>
     now = read_ticks(clock, space);
     read_after_load = true;
   }
+}
+
+// The common cases are always inlined into the variant's next(): called out of line, the 48-byte
+// state it returns is copied through the stack in 16-byte loads right after the 8-byte stores
+// that built it, a store-forwarding stall on every ID (perf annotate: ~half of its own time).
+// The rest (a spent sequence, a clock behind, a lost compare-exchange) is advance_rest, out of
+// line, so that the registers and the stack frame it needs are not paid on every ID.
+template <class Load, class Commit, class Fresh>
+[[gnu::always_inline]] inline TickState advance_from(std::int64_t now, Clock& clock,
+                                                     const Policy& policy,
+                                                     const SequenceSpace& space, Load&& load,
+                                                     Commit&& commit, Fresh&& fresh) {
+  TickState old = load();
+  // The common cases, first: the clock in the last tick and its sequence not spent, or the
+  // clock past the last tick and in range. Every policy issues as next_state does then, so
+  // this needs no branch on the policy; a lost compare-exchange goes on below from the state
+  // that won, and everything else (a spent sequence, a clock behind) is the loop's.
+  if (old.tick == now && old.seq < space.max_seq) [[likely]] {
+    const TickState next{old.tick, old.seq + 1, old.gens};
+    if (commit(old, next)) return next;
+  } else if (now > old.tick && now <= space.max_tick) {
+    // The clock past the last tick (every ID of a sub-ms tick): the same for every policy too.
+    const TickState next = issued_at(old, now, fresh(), policy, space);
+    if (commit(old, next)) return next;
+  }
+  return advance_rest(now, clock, policy, space, load, commit, fresh);
 }
 
 // The same from a reading taken now.

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "generators/snowflake.hpp"
+#include "generators/uuid_format.hpp"
+
 namespace idbench {
 namespace {
 
@@ -220,6 +223,38 @@ TEST(ClockSequence, SubMillisecondTicksReportWholeMilliseconds) {
     FAIL();
   } catch (const ClockMovedBackwards& e) {
     EXPECT_EQ(e.behind_ms(), 2);
+  }
+}
+
+// A variant built for its tick unit reads the same ticks as the space's own conversion, before
+// 1970 (a faked clock) and after, at tick boundaries and between them.
+TEST(TickUnit, ReadsTheSameTicksAsTheSpace) {
+  const std::int64_t readings[] = {-1'000'000'001,
+                                   -1'000'000,
+                                   -101,
+                                   -100,
+                                   -1,
+                                   0,
+                                   1,
+                                   99,
+                                   100,
+                                   999'999,
+                                   1'000'000,
+                                   1'288'834'974'657'000'000,
+                                   1'700'000'000'123'456'789,
+                                   1'700'000'000'999'999'999};
+  const SequenceSpace twitter = space_of(Layout::parse("twitter"));
+  const SequenceSpace v7 = uuid_format::v7_space(1);
+  const SequenceSpace dce = uuid_format::dce_space();
+  ASSERT_EQ(tick_unit_of(twitter), TickUnit::one_ms);
+  ASSERT_EQ(tick_unit_of(v7), TickUnit::one_ms);
+  ASSERT_EQ(tick_unit_of(dce), TickUnit::hundred_ns);
+  EXPECT_EQ(tick_unit_of(space_of(Layout::parse("sonyflake"))), TickUnit::any);  // 10 ms
+  for (const std::int64_t ns : readings) {
+    const ManualClock clock(ns);
+    EXPECT_EQ(read_ticks<TickUnit::one_ms>(clock, twitter), twitter.tick_of_wall_ns(ns)) << ns;
+    EXPECT_EQ(read_ticks<TickUnit::one_ms>(clock, v7), v7.tick_of_wall_ns(ns)) << ns;
+    EXPECT_EQ(read_ticks<TickUnit::hundred_ns>(clock, dce), dce.tick_of_wall_ns(ns)) << ns;
   }
 }
 

@@ -106,6 +106,7 @@ SnowflakeConfig::SnowflakeConfig(const GeneratorOptions& opts)
       policy(opts.policy),
       generation_store(opts.generation_store),
       node(opts.node),
+      node_part(packer.node_part(node)),
       clock(opts.clock),
       space(space_of(layout)),
       initial(initial_state(opts, space, opts.node)) {

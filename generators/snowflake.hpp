@@ -51,6 +51,11 @@ struct SnowflakeConfig {
   std::uint64_t encode(const TickState& s, std::uint64_t node) const {
     return packer.pack(s.tick, node, s.seq, s.gens.gen);
   }
+  // The same with the node's bits in place: `node_part` is packer.node_part(node), worked out
+  // once per node (the variants' per-ID path).
+  std::uint64_t encode_node_part(const TickState& s, std::uint64_t node_part) const {
+    return packer.pack_node_part(s.tick, node_part, s.seq, s.gens.gen);
+  }
   std::string format() const;
 
   Layout layout;
@@ -58,6 +63,7 @@ struct SnowflakeConfig {
   Policy policy;
   std::shared_ptr<GenerationStore> generation_store;
   std::uint64_t node;
+  std::uint64_t node_part;  // packer.node_part(node)
   std::shared_ptr<Clock> clock;
   SequenceSpace space;
   TickState initial;

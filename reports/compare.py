@@ -484,20 +484,30 @@ def _icount_part(base: Results, new: Results, threshold: float,
         findings.append(Finding("performance", f"instruction counts not gated: {why_not}", False))
     for r in rows:
         if r.verdict == "REGRESSION":
+            ratio = (f"; {_ratio(r.base_ratio)} → {_ratio(r.new_ratio)} its floor {r.floor}"
+                     if r.new_ratio else "")
             findings.append(Finding("performance", f"{r.variant}: instructions per ID "
-                                    f"{u.change(r.change)} ({r.base:.1f} → {r.new:.1f}; the "
-                                    f"gate allows {threshold:.0%})", True))
+                                    f"{u.change(r.change)} ({r.base:.1f} → {r.new:.1f}{ratio}; "
+                                    f"the gate allows {threshold:.0%})", True))
     ctx = new.icount.context
     plant = ctx.get("plant")
     if plant:
         findings.append(Finding("inputs", f"NEW is a planted build ({plant})", False))
     out += [f"{len(rows)} variants counted ({ctx.get('tool', '?')}, {ctx.get('calls', '?')} calls "
             f"after a warm-up; clock: {ctx.get('clock', '?')}). Gate: more than {threshold:.0%} "
-            "more instructions per ID.", ""]
-    out += md_table(["variant", "BASE instr/ID", "NEW instr/ID", "change", "verdict"],
-                    [[r.variant, f"{r.base:.1f}", f"{r.new:.1f}", u.change(r.change), r.verdict]
+            "more instructions per ID. Each variant's floor is the minimal design of its scheme "
+            "(one layout, one policy), counted in the same run; ratio = instr/ID ÷ the floor's.",
+            ""]
+    out += md_table(["variant", "BASE instr/ID", "NEW instr/ID", "change", "floor", "BASE ratio",
+                     "NEW ratio", "verdict"],
+                    [[r.variant, f"{r.base:.1f}", f"{r.new:.1f}", u.change(r.change),
+                      r.floor or "—", _ratio(r.base_ratio), _ratio(r.new_ratio), r.verdict]
                      for r in rows])
     return out + [""]
+
+
+def _ratio(value: float | None) -> str:
+    return f"{value:.2f}×" if value is not None else "—"
 
 
 def _paired_note(rows: list, doc) -> Finding | None:

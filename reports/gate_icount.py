@@ -8,6 +8,11 @@ tight: NEW regresses when a variant's instructions per ID grew by more than 1 %
 where valgrind is missing) skids by a few instructions per thousand calls, and a compiler's
 choice can move a count by an instruction or two without anyone being slower.
 
+Each variant is shown beside its floor (a minimal design of its scheme, counted in the same
+run: "floors" in icount.json) and its ratio to it, so a reader sees how much of a count is the
+design and how much the harness's generality; a regression grows the ratio as well, since the
+floor is untouched. The floors are idbench code too and are gated like the variants.
+
 Counts from different methods (valgrind vs perf), clocks or layouts are not comparable: they
 are shown, not gated, and a note says why.
 
@@ -27,6 +32,8 @@ class Icount:
     present: bool = False
     context: dict = field(default_factory=dict)
     per_id: dict[str, float] = field(default_factory=dict)  # variant → instructions per ID
+    floor: dict[str, str] = field(default_factory=dict)  # variant → its floor's name
+    floors: dict[str, float] = field(default_factory=dict)  # floor → instructions per ID
     problems: list[str] = field(default_factory=list)
 
 
@@ -36,13 +43,26 @@ def load_icount(doc: Any) -> Icount:
         ic.problems.append(f"{FILE} has no 'variants' list")
         return ic
     ic.context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
-    for v in doc["variants"]:
-        per = v.get("instructions_per_id") if isinstance(v, dict) else None
-        if isinstance(per, (int, float)) and not isinstance(per, bool) and per > 0:
-            ic.per_id[str(v.get("name"))] = float(per)
-        else:
-            ic.problems.append(f"{FILE}: a variant without instructions_per_id ({v!r:.60})")
+    floors = doc.get("floors") if isinstance(doc.get("floors"), list) else []  # older files: none
+    for kind, rows, into in (("floor", floors, ic.floors), ("variant", doc["variants"], ic.per_id)):
+        for v in rows:
+            per = v.get("instructions_per_id") if isinstance(v, dict) else None
+            if isinstance(per, (int, float)) and not isinstance(per, bool) and per > 0:
+                into[str(v.get("name"))] = float(per)
+                if isinstance(v.get("floor"), str):
+                    ic.floor[str(v.get("name"))] = v["floor"]
+            else:
+                ic.problems.append(f"{FILE}: a {kind} without instructions_per_id ({v!r:.60})")
+    for name, floor in ic.floor.items():
+        if floor not in ic.floors:
+            ic.problems.append(f"{FILE}: {name}'s floor {floor} was not counted")
     return ic
+
+
+def ratio(ic: Icount, name: str) -> float | None:
+    """A variant's instructions per ID ÷ its floor's, or None when it has none."""
+    floor = ic.floors.get(ic.floor.get(name, ""))
+    return ic.per_id[name] / floor if floor and name in ic.per_id else None
 
 
 def comparable(base: Icount, new: Icount) -> str | None:
@@ -61,14 +81,17 @@ class IcountRow:
     new: float
     change: float
     verdict: str  # "REGRESSION", "improved", "same", "not gated"
+    floor: str | None = None  # the floor's name; floors themselves have none
+    base_ratio: float | None = None  # base ÷ BASE's floor
+    new_ratio: float | None = None  # new ÷ NEW's floor
 
 
 def compare_icount(base: Icount, new: Icount, threshold: float) -> tuple[list[IcountRow], str | None]:
-    """One row per variant in both; the reason nothing is gated, if any."""
+    """One row per floor and variant in both; the reason nothing is gated, if any."""
     why_not = comparable(base, new)
     rows = []
-    for name, n in new.per_id.items():
-        b = base.per_id.get(name)
+    for name, n in list(new.floors.items()) + list(new.per_id.items()):
+        b = base.floors.get(name) if name in new.floors else base.per_id.get(name)
         if b is None:
             continue
         change = (n - b) / b
@@ -80,5 +103,6 @@ def compare_icount(base: Icount, new: Icount, threshold: float) -> tuple[list[Ic
             verdict = "improved"
         else:
             verdict = "same"
-        rows.append(IcountRow(name, b, n, change, verdict))
+        rows.append(IcountRow(name, b, n, change, verdict, new.floor.get(name),
+                              ratio(base, name), ratio(new, name)))
     return rows, why_not

@@ -37,10 +37,16 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 ICOUNT = {"context": {"method": "callgrind", "tool": "valgrind-3.19.0 callgrind (Ir)",
                       "calls": 20000, "layout": "twitter", "plant": "",
                       "clock": "stepping: +1 us per reading (deterministic; no vDSO read)"},
+          "floors": [{"name": "floor/cas", "calls": 20000, "instructions": 1100000,
+                      "instructions_per_id": 55.0},
+                     {"name": "floor/uuidv7", "calls": 20000, "instructions": 2840000,
+                      "instructions_per_id": 142.0}],
           "variants": [{"name": "cas", "calls": 20000, "instructions": 3020000,
-                        "instructions_per_id": 151.0},
+                        "instructions_per_id": 151.0, "floor": "floor/cas"},
                        {"name": "uuidv7", "calls": 20000, "instructions": 5442000,
-                        "instructions_per_id": 272.1}]}
+                        "instructions_per_id": 272.1, "floor": "floor/uuidv7"},
+                       {"name": "uuidv4", "calls": 20000, "instructions": 3292000,
+                        "instructions_per_id": 164.6, "floor": None}]}
 
 
 def interleaved(seed: int, rounds: int = 10, noise: float = 0.02, slow: dict | None = None,
@@ -116,13 +122,40 @@ class IcountGateTest(GateCase):
         self.write(self.new, "icount.json", ICOUNT)
         status, out = self.gate()
         self.assertEqual(status, 0, out)
-        self.assertIn("| uuidv7 | 272.1 | 272.1 | +0.0 % | same |", out)
+        self.assertIn("| uuidv7 | 272.1 | 272.1 | +0.0 % | floor/uuidv7 | 1.92× | 1.92× | same |",
+                      out)
+        self.assertIn("| uuidv4 | 164.6 | 164.6 | +0.0 % | — | — | — | same |", out)
+        self.assertIn("| floor/cas | 55.0 | 55.0 | +0.0 % | — | — | — | same |", out)
 
     def test_planted_five_percent_more_instructions_fails(self):
         self.with_new_count("uuidv7", 272.1 * 1.05)
         status, out = self.gate()
         self.assertEqual(status, 1, out)
-        self.assertIn("- performance: uuidv7: instructions per ID +5.0 % (272.1 → 285.7", out)
+        self.assertIn("- performance: uuidv7: instructions per ID +5.0 % (272.1 → 285.7; 1.92× → "
+                      "2.01× its floor floor/uuidv7;", out)
+        self.assertIn("| uuidv7 | 272.1 | 285.7 | +5.0 % | floor/uuidv7 | 1.92× | 2.01× | "
+                      "REGRESSION |", out)
+
+    def test_a_slower_floor_fails_too(self):
+        doc = copy.deepcopy(ICOUNT)
+        doc["floors"][0]["instructions_per_id"] = 55.0 * 1.05
+        self.write(self.new, "icount.json", doc)
+        status, out = self.gate()
+        self.assertEqual(status, 1, out)
+        self.assertIn("- performance: floor/cas: instructions per ID +5.0 %", out)
+        self.assertIn("| cas | 151.0 | 151.0 | +0.0 % | floor/cas | 2.75× | 2.61× | same |", out)
+
+    def test_a_file_without_floors_is_still_gated(self):
+        doc = copy.deepcopy(ICOUNT)
+        del doc["floors"]
+        for v in doc["variants"]:
+            del v["floor"]
+        self.write(self.base, "icount.json", doc)
+        self.with_new_count("uuidv7", 272.1 * 1.05)
+        status, out = self.gate()
+        self.assertEqual(status, 1, out)
+        self.assertIn("| uuidv7 | 272.1 | 285.7 | +5.0 % | floor/uuidv7 | — | 2.01× | REGRESSION |",
+                      out)
 
     def test_half_a_percent_passes(self):
         self.with_new_count("cas", 151.0 * 1.005)
@@ -332,6 +365,18 @@ class IcountDumpTest(unittest.TestCase):
                             f"positions: line\nevents: Ir\nsummary: {total}\n\nfl=(1) a.cpp\n"
                             f"fn=(1) f\n1 {total}\n\ntotals: {total}\n")
             self.assertEqual(run_icount.parse_dumps(d), {"cas": 3020000, "uuidv7": 5442000})
+
+    def test_each_variant_gets_its_floor_and_ratio(self):
+        import run_icount
+        floors, rows = run_icount.rows_with_floors(
+            {"calls": 1000, "floors": [{"name": "floor/cas", "instructions": 50000}],
+             "variants": [{"name": "cas", "floor": "floor/cas", "instructions": 75000},
+                          {"name": "uuidv4", "floor": None, "instructions": 160000}]})
+        self.assertEqual(floors, [{"name": "floor/cas", "calls": 1000, "instructions": 50000,
+                                   "instructions_per_id": 50.0}])
+        self.assertEqual(rows[0]["floor_instructions_per_id"], 50.0)
+        self.assertEqual(rows[0]["ratio"], 1.5)
+        self.assertEqual((rows[1]["floor"], rows[1]["ratio"]), (None, None))
 
 
 class RevsDriverTest(unittest.TestCase):

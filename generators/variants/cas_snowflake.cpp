@@ -10,11 +10,15 @@
 namespace idbench {
 namespace {
 
+template <TickUnit kUnit>
 class CasSnowflake {
  public:
   using id_type = std::uint64_t;
   explicit CasSnowflake(const GeneratorOptions& opts)
-      : cfg_(opts), seq_bits_(cfg_.layout.seq_bits()), packed_(pack(cfg_.initial)) {
+      : cfg_(opts),
+        seq_bits_(cfg_.layout.seq_bits()),
+        max_seq_(cfg_.layout.max_seq()),
+        packed_(pack(cfg_.initial)) {
     if (cfg_.policy.kind == PolicyKind::clock_sequence && cfg_.space.max_gen > 0) {
       // One word holds (tick, seq); the clock sequence's lap (generation, first generation,
       // floor, highest tick) does not fit beside it. Without gen bits clock-sequence is
@@ -28,7 +32,7 @@ class CasSnowflake {
     // The clock is read before the state is loaded, and again only when the state is ahead
     // of that reading (sequencer.hpp, advance_from): a lost compare-exchange decides again
     // from the state that won, without another clock read.
-    const std::int64_t now = read_ticks(*cfg_.clock, cfg_.space);
+    const std::int64_t now = read_ticks<kUnit>(*cfg_.clock, cfg_.space);
     std::uint64_t expected = 0;
     const TickState issued = advance_from(
         now, *cfg_.clock, cfg_.policy, cfg_.space,
@@ -48,7 +52,7 @@ class CasSnowflake {
           return false;
         },
         [] { return std::uint64_t{0}; });
-    return cfg_.encode(issued, cfg_.node);
+    return cfg_.encode_node_part(issued, cfg_.node_part);
   }
   std::string format() const { return cfg_.format(); }
 
@@ -59,11 +63,12 @@ class CasSnowflake {
     return static_cast<std::uint64_t>(s.tick + 1) << seq_bits_ | s.seq;
   }
   TickState unpack(std::uint64_t v) const {
-    return {static_cast<std::int64_t>(v >> seq_bits_) - 1, v & cfg_.layout.max_seq()};
+    return {static_cast<std::int64_t>(v >> seq_bits_) - 1, v & max_seq_};
   }
 
   const SnowflakeConfig cfg_;
   const int seq_bits_;
+  const std::uint64_t max_seq_;  // worked out once: Layout::max_seq() branches on the width
   // Alone on its cache line: it is the only word every thread writes.
   alignas(64) std::atomic<std::uint64_t> packed_;
   static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
@@ -74,7 +79,7 @@ class CasSnowflake {
 Variant describe_cas() {
   return snowflake_variant("cas",
                            "Snowflake state (tick, seq) in one 64-bit atomic, one compare-exchange per ID",
-                           NodeIds::one, /*chaos_quick=*/true, factory_of<CasSnowflake>());
+                           NodeIds::one, /*chaos_quick=*/true, factory_by_tick_unit<CasSnowflake>());
 }
 
 }  // namespace idbench

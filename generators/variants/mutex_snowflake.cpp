@@ -8,11 +8,17 @@
 #include "generators/registry.hpp"
 
 namespace idbench {
+namespace {
+
+template <TickUnit kUnit>
+using MutexBeforeLock = MutexSnowflake<ClockRead::before_lock, kUnit>;
+
+}  // namespace
 
 Variant describe_mutex() {
   Variant v = snowflake_variant("mutex", "Snowflake with one std::mutex around Twitter's algorithm",
                                 NodeIds::one, /*chaos_quick=*/false,
-                                factory_of<MutexSnowflake<ClockRead::before_lock>>());
+                                factory_by_tick_unit<MutexBeforeLock>());
   // On a layout with gen bits (the matrix gives it one) it keeps a clock sequence.
   v.defaults.clock_sequence = true;
   v.defaults.clock_sequence_quick = true;

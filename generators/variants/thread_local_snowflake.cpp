@@ -28,6 +28,7 @@ namespace {
 struct alignas(128) Slot {
   TickState state;
   std::uint64_t node = 0;
+  std::uint64_t node_part = 0;  // node's bits in place in an ID (Layout::Packer::node_part)
 };
 static_assert(sizeof(Slot) == 128);
 
@@ -37,9 +38,12 @@ class SlotPool {
  public:
   // `initial(node)`: the state a slot issuing as `node` starts from (its own stored
   // clock-sequence generations, under clock-sequence).
-  SlotPool(std::uint64_t first_node, std::uint64_t max_node,
+  SlotPool(std::uint64_t first_node, std::uint64_t max_node, Layout::Packer packer,
            std::function<TickState(std::uint64_t)> initial)
-      : first_node_(first_node), max_node_(max_node), initial_(std::move(initial)) {}
+      : first_node_(first_node),
+        max_node_(max_node),
+        packer_(packer),
+        initial_(std::move(initial)) {}
 
   // The mutex hands a slot from one thread to the next: the releasing thread's unlock
   // happens-before the claiming thread's lock, so the slot's state is seen whole.
@@ -59,6 +63,7 @@ class SlotPool {
     slots_.push_back(std::make_unique<Slot>());
     slots_.back()->state = initial_(node);
     slots_.back()->node = node;
+    slots_.back()->node_part = packer_.node_part(node);
     return slots_.back().get();
   }
   void give_back(Slot* slot) {
@@ -69,6 +74,7 @@ class SlotPool {
  private:
   const std::uint64_t first_node_;
   const std::uint64_t max_node_;
+  const Layout::Packer packer_;
   const std::function<TickState(std::uint64_t)> initial_;
   std::mutex mu_;
   std::vector<std::unique_ptr<Slot>> slots_;  // guarded by mu_
@@ -78,17 +84,17 @@ class SlotPool {
 // The slots this thread holds, one per live generator it has used; returned at thread exit.
 thread_local ThreadHeld<SlotPool, Slot> held_slots;
 
+template <TickUnit kUnit>
 class ThreadLocalSnowflake {
  public:
   using id_type = std::uint64_t;
   explicit ThreadLocalSnowflake(const GeneratorOptions& opts)
       : cfg_(opts),
         serial_(next_generator_serial()),
-        pool_(std::make_shared<SlotPool>(
-            cfg_.node, cfg_.layout.max_node(),
-            [opts, space = cfg_.space](std::uint64_t node) {
-              return initial_state(opts, space, node);
-            })) {}
+        pool_(std::make_shared<SlotPool>(cfg_.node, cfg_.layout.max_node(), cfg_.packer,
+                                         [opts, space = cfg_.space](std::uint64_t node) {
+                                           return initial_state(opts, space, node);
+                                         })) {}
 
   ~ThreadLocalSnowflake() {
     // Slots this thread holds for this generator go back now; other threads' entries keep the
@@ -97,18 +103,26 @@ class ThreadLocalSnowflake {
   }
 
   std::uint64_t next() {
+    // The clock first: the slot is then not kept in a register across the clock's call.
+    const std::int64_t now = read_ticks<kUnit>(*cfg_.clock, cfg_.space);
     Slot& slot = my_slot();
-    const TickState issued = advance(
-        *cfg_.clock, cfg_.policy, cfg_.space, [&] { return slot.state; },
-        [&](const TickState&, const TickState& next) {
+    // advance_from's first case, on the slot itself: the sequence alone moves, so nothing but
+    // it is stored and no generation can be new (the state is this thread's alone).
+    if (slot.state.tick == now && slot.state.seq < cfg_.space.max_seq) [[likely]] {
+      ++slot.state.seq;
+      return cfg_.encode_node_part(slot.state, slot.node_part);
+    }
+    const TickState issued = advance_from(
+        now, *cfg_.clock, cfg_.policy, cfg_.space, [&] { return slot.state; },
+        [&](const TickState& old, const TickState& next) {
           // A new generation is durable (per node id) before any ID carries it.
           store_if_new_generation(cfg_.generation_store.get(), slot.node, slot.state.gens,
                                   next.gens);
-          assign_state(slot.state, next);
+          commit_state(slot.state, old, next);  // `old` is slot.state: this thread's alone
           return true;
         },
         [] { return std::uint64_t{0}; });
-    return cfg_.encode(issued, slot.node);
+    return cfg_.encode_node_part(issued, slot.node_part);
   }
   std::string format() const {
     return cfg_.format() + fmt::format(" (thread i uses node {}+i)", cfg_.node);
@@ -138,9 +152,10 @@ class ThreadLocalSnowflake {
 }  // namespace
 
 Variant describe_thread_local() {
-  Variant v = snowflake_variant("thread-local",
-                           "Snowflake state per thread, thread i issuing as node+i: no shared write per ID",
-                           NodeIds::per_thread, /*chaos_quick=*/false, factory_of<ThreadLocalSnowflake>());
+  Variant v = snowflake_variant(
+      "thread-local",
+      "Snowflake state per thread, thread i issuing as node+i: no shared write per ID",
+      NodeIds::per_thread, /*chaos_quick=*/false, factory_by_tick_unit<ThreadLocalSnowflake>());
   // On a layout with gen bits (the matrix gives it one) it keeps a clock sequence.
   v.defaults.clock_sequence = true;
   v.defaults.clock_sequence_quick = false;

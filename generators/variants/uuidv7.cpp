@@ -31,8 +31,7 @@ class UuidV7 {
               initial_state(opts, uuid_format::v7_space(kMaxCounter), opts.node), opts) {}
 
   Uuid next() {
-    std::uint32_t tail;
-    fill_random(&tail, sizeof tail);  // outside the lock: the buffer is per thread
+    const std::uint32_t tail = random_u32();  // outside the lock: the buffer is per thread
     // The seed (41 bits: the guard bit clear) is drawn only when a millisecond starts, so an
     // ID costs 4 random bytes, not 12.
     const TickState s = core_.next([] { return random_u64() >> (64 - (kCounterBits - 1)); });
@@ -45,7 +44,7 @@ class UuidV7 {
   }
 
  private:
-  LockedSequencer<> core_;
+  LockedSequencer<ClockRead::before_lock, TickUnit::one_ms> core_;
 };
 
 }  // namespace

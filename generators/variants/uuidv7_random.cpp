@@ -23,8 +23,7 @@ class UuidV7Random {
               initial_state(opts, uuid_format::v7_space(kUnusedSeq), opts.node), opts) {}
 
   Uuid next() {
-    std::uint64_t random[2];
-    fill_random(random, sizeof random);
+    const std::uint64_t random[2] = {random_u64(), random_u64()};
     const TickState s = core_.next([] { return std::uint64_t{0}; });
     return uuid_format::v7(static_cast<std::uint64_t>(s.tick), random[0], random[1]);
   }
@@ -33,7 +32,7 @@ class UuidV7Random {
   }
 
  private:
-  LockedSequencer<> core_;
+  LockedSequencer<ClockRead::before_lock, TickUnit::one_ms> core_;
 };
 
 }  // namespace

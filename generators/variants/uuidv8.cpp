@@ -38,8 +38,7 @@ class UuidV8 {
         core_(space(), initial_state(opts, space(), opts.node), opts) {}
 
   Uuid next() {
-    std::uint32_t tail;
-    fill_random(&tail, sizeof tail);  // outside the lock: the buffer is per thread
+    const std::uint32_t tail = random_u32();  // outside the lock: the buffer is per thread
     const TickState s = core_.next([] { return std::uint64_t{0}; });
     return uuid_format::v8({.unix_ms = static_cast<std::uint64_t>(s.tick),
                             .node = node_,
@@ -59,7 +58,7 @@ class UuidV8 {
   }
 
   const std::uint64_t node_;
-  LockedSequencer<> core_;
+  LockedSequencer<ClockRead::before_lock, TickUnit::one_ms> core_;
 };
 
 }  // namespace
