@@ -134,7 +134,7 @@ void add_real_chaos_command(CLI::App& app) {
   cmd->callback([args] {
     try {
       run(*args);
-    } catch (const real::MariadbMissing& e) {
+    } catch (const real::ServerMissing& e) {
       fmt::print(stderr, "idbench: {}\n", e.what());
       throw CLI::RuntimeError(kExitMissingTool);
     }

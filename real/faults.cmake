@@ -20,9 +20,10 @@ target_link_libraries(idbench_real_faults
   PUBLIC idbench_real idbench_external idbench_chaos idbench_check idbench_fault
          idbench_real_client_node idbench_exec_options nlohmann_json::nlohmann_json
   PRIVATE fmt::fmt)
-# The scenarios run the MariaDB adapter, in client nodes started from the pool's directory, and
-# under --clock-injector ptrace idbench-inject beside the running executable.
-add_dependencies(idbench_real_faults idbench-mariadb-adapter idbench-real-client idbench-inject)
+# The scenarios run the database adapters, in client nodes started from the pool's directory,
+# and under --clock-injector ptrace idbench-inject beside the running executable.
+add_dependencies(idbench_real_faults idbench-mariadb-adapter idbench-postgres-adapter
+                 idbench-redis-adapter idbench-real-client idbench-inject)
 
 # Figures and verdicts on planted records: no servers.
 idbench_test(faults_judge_test SOURCES faults_judge_test.cpp LIBS idbench_real_faults)

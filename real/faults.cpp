@@ -39,9 +39,11 @@ std::int64_t seconds_ns(double seconds) { return std::llround(seconds * 1e9); }
 // by 2 from offsets 1 and 2, so odd IDs are server 0's and even IDs server 1's.
 ServerOf by_offset(RunningSystem& run) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> counting;  // (increment, offset)
-  for (MariadbServer* s : run.servers()) {
-    counting.emplace_back(static_cast<std::uint64_t>(s->settings().auto_increment_increment),
-                          static_cast<std::uint64_t>(s->settings().auto_increment_offset));
+  if (run.system().server_kind != ServerKind::mariadb) return one_server;
+  for (std::size_t i = 0; i < run.servers().size(); ++i) {
+    const MariadbSettings& m = run.settings(i).mariadb;
+    counting.emplace_back(static_cast<std::uint64_t>(m.auto_increment_increment),
+                          static_cast<std::uint64_t>(m.auto_increment_offset));
   }
   if (counting.size() < 2) return one_server;
   return [counting](const Id& id) {
@@ -191,17 +193,16 @@ void say_adapter_stderr(const Stage& st, const FaultPart& p) {
 // One system's part of a scenario under load: its servers up, the part begun, its clients
 // asking (the ticket pair's IDs attributed to their server by parity).
 struct UnderLoad {
-  UnderLoad(Stage& st, const RealSystem& sys, const MariadbSettings& base,
-            const FaultOptions& o)
+  UnderLoad(Stage& st, const RealSystem& sys, const ServerSettings& base, const FaultOptions& o)
       : run(sys, base), part(part_of(sys, run)) {
     st.begin(part.records, static_cast<int>(run.servers().size()));
     pool = std::make_unique<ClientPool>(run.exec_spec(), o.clients, by_offset(run));
   }
-  MariadbServer& server(std::size_t i) { return *run.servers().at(i); }
+  Server& server(std::size_t i) { return *run.servers().at(i); }
   // Ends the part: its clients stopped and collected, what they gathered analysed.
   FaultPart& collect(Stage& st) {
     pool->stop_into(part.records);
-    for (MariadbServer* s : run.servers()) part.server_logs.push_back(s->log_tail());
+    for (Server* s : run.servers()) part.server_logs.push_back(s->log_tail());
     st.end(part.records);
     finish(part);
     say_adapter_stderr(st, part);
@@ -221,8 +222,8 @@ struct Crash {
 // kill -9 of `server` (called `who` in the events), `down_s` × the time scale of load without
 // it, then its restart, through crash recovery, until it answers again: the server's nemesis
 // plays the crash and the restart, the harness records that it answers.
-Crash crash_and_restart(Stage& st, UnderLoad& u, MariadbServer& server,
-                        const std::string& who, double down_s) {
+Crash crash_and_restart(Stage& st, UnderLoad& u, Server& server, const std::string& who,
+                        double down_s) {
   Crash c{};
   ServerCrashNemesis crash(server);
   c.killed_ns = st.play(crash, {.op = "kill", .what = "kill -9 of " + who}, {&u.part.records});
@@ -277,16 +278,10 @@ void collect_pair(Stage& st, ClientPool& pa, ClientPool& pb, FaultPart& a, Fault
 }
 
 // The server's wall clock against true time, by its own SYSDATE(6).
-ClockProbe probe(MariadbServer& server) {
+ClockProbe probe(Server& server) {
   const std::int64_t before = plumbing::true_ns();
-  const std::string text = server.query("SELECT UNIX_TIMESTAMP(SYSDATE(6))");
+  const double server_s = server.clock_unix_s();
   const std::int64_t after = plumbing::true_ns();
-  double server_s = 0;
-  try {
-    server_s = std::stod(text);
-  } catch (const std::exception&) {
-    throw Error(fmt::format("the server's clock probe answered '{}'", one_line(text)));
-  }
   const double true_ms = static_cast<double>(before / 2 + after / 2) / 1e6;
   return {before / 2 + after / 2, server_s * 1e3 - true_ms, server.pid()};
 }
@@ -399,9 +394,7 @@ struct UuidRig {
     if (start == UuidStart::on_the_clock) s.launcher = clock.launcher();
     return s;
   }
-  std::vector<MariadbServer*> servers() {
-    return {uuid.servers().at(0), shortid.servers().at(0)};
-  }
+  std::vector<Server*> servers() { return {uuid.servers().at(0), shortid.servers().at(0)}; }
   const RealSystem& uuid_sys;
   const RealSystem& short_sys;
   RunningSystem uuid;
@@ -455,7 +448,7 @@ std::vector<std::unique_ptr<ServerClockAttachment>> attach_running(Stage& st,
                                                                    FaultPart& b) {
   std::vector<std::unique_ptr<ServerClockAttachment>> out;
   if (clock.injector() != chaos::ClockInjector::ptrace) return out;
-  for (MariadbServer* s : rig.servers()) {
+  for (Server* s : rig.servers()) {
     out.push_back(std::make_unique<ServerClockAttachment>(clock, s->pid(), "mariadbd"));
   }
   st.event({&a.records, &b.records},
@@ -560,7 +553,7 @@ std::vector<FaultPart> uuid_short_restart_behind_parts(const FaultOptions& o) {
   pa->stop_into(a.records);
   pb->stop_into(b.records);
   const std::optional<std::int64_t> first_start = short_start_second(b.records);
-  for (MariadbServer* s : rig.servers()) s->stop();
+  for (Server* s : rig.servers()) s->stop();
   st.event({&a.records, &b.records}, "both servers stopped");
   // The clock goes back to the first start's second: the restart reads it as its start time.
   const double behind = first_start ? static_cast<double>(plumbing::true_ns()) / 1e9 -
