@@ -66,3 +66,6 @@ set_tests_properties(faults_left_nothing PROPERTIES LABELS unit FIXTURES_CLEANUP
 # uuid-clock-back under --clock-injector ptrace: idbench-inject attached to the RUNNING servers
 # (same pid throughout), the probe shows the step, UUID()'s time does not follow it; nothing left.
 real_server_test(faults_ptrace_test faults_ptrace_test.cpp)
+# PostgreSQL and Redis servers and the schemes on them (skipped when not installed): durability
+# stated, kill -9 and restart, a restore, every scheme's IDs through its adapter.
+real_server_test(servers_test servers_test.cpp)
