@@ -69,3 +69,6 @@ real_server_test(faults_ptrace_test faults_ptrace_test.cpp)
 # PostgreSQL and Redis servers and the schemes on them (skipped when not installed): durability
 # stated, kill -9 and restart, a restore, every scheme's IDs through its adapter.
 real_server_test(servers_test servers_test.cpp)
+# kill -9 on real PostgreSQL and Redis servers: Redis under RDB only must be caught repeating
+# values; appendfsync always and a PostgreSQL sequence (synchronous_commit on) are kept.
+real_server_test(faults_servers_test faults_servers_test.cpp)

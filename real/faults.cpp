@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -174,10 +175,11 @@ FaultPart part_of(const RealSystem& s, RunningSystem& run) {
   p.settings = run.describe();
   p.width = s.exec.width.value_or(IdWidth::bits64);
   p.id_time = s.exec.id_time;
+  p.layout = s.exec.layout;
   return p;
 }
 
-void finish(FaultPart& p) { p.figures = analyse_faults(p.records, p.width, p.id_time); }
+void finish(FaultPart& p) { p.figures = analyse_faults(p.records, p.width, p.id_time, p.layout); }
 
 // Says what the part's adapters wrote on stderr (captured, so --quiet is quiet): their other
 // lines, then their summed counters.
@@ -339,41 +341,111 @@ std::string kill9_label(int flush, int lock_mode) {
                      lock_mode);
 }
 
-FaultPart auto_increment_kill9_once(const RealSystem& sys, const FaultOptions& o, int flush,
-                                    int lock_mode) {
-  Stage st("auto-increment-kill9", o);
-  MariadbSettings base;
-  base.flush_log_at_trx_commit = flush;
-  base.autoinc_lock_mode = lock_mode;
+// The server process a kill -9 takes down, as the events name it.
+std::string process_of(const RealSystem& s) {
+  switch (s.server_kind) {
+    case ServerKind::postgres:
+      return "postgres";
+    case ServerKind::redis:
+      return "redis-server";
+    default:
+      return "mariadbd";
+  }
+}
+
+// A counter's values never handed out between its smallest and largest: what a crash
+// recovery skipped (a sequence restarts past the last value it logged).
+void add_gap_finding(FaultPart& p) {
+  std::vector<std::uint64_t> v;
+  for (const IssuedId& s : p.records.ids) v.push_back(s.id.lo);
+  if (v.empty()) return;
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  p.verdict.findings.push_back(
+      fmt::format("{} values between {} and {} were never handed out (the counter skipped them)",
+                  v.back() - v.front() + 1 - v.size(), v.front(), v.back()));
+}
+
+// One kill -9 part: the server of `sys` started with `base`, serving, killed, restarted through
+// its recovery (its WAL, its append-only file, its last RDB snapshot), serving again.
+FaultPart kill9_once(std::string_view scenario, const RealSystem& sys, const FaultOptions& o,
+                     const ServerSettings& base, std::string label) {
+  Stage st(std::string(scenario), o);
   UnderLoad u(st, sys, base, o);
-  u.part.label = kill9_label(flush, lock_mode);
+  u.part.label = std::move(label);
   st.say(u.part.settings);
   st.hold(1.5, "serving", {u.pool.get()});
   st.await_issuing(*u.pool, {}, "before the crash");
-  const Crash c = crash_and_restart(st, u, u.server(0), "mariadbd", 0);
+  const Crash c = crash_and_restart(st, u, u.server(0), process_of(sys), 0);
   const std::vector<std::uint64_t> at_back = u.pool->ids_per_client();
   st.hold(1.5, "serving after recovery", {u.pool.get()});
   st.await_issuing(*u.pool, at_back, "after recovery");
   FaultPart& p = u.collect(st);
   p.verdict = judge_kill9(p, c.killed_ns, c.back_ns);
+  if (p.id_time == IdTime::none && p.width == IdWidth::bits64) add_gap_finding(p);
   return std::move(p);
 }
 
-FaultRun auto_increment_kill9(const FaultOptions& o) {
-  FaultRun r{"auto-increment-kill9", "", {}, {}};
-  for (const RealSystem* s : systems_for("auto-increment-kill9", {"mariadb-auto-increment"}, o)) {
-    for (const int flush : o.flush_values) {
-      for (const int lock_mode : o.lock_modes) {
-        const std::string label = kill9_label(flush, lock_mode);
-        add_parts(r,
-                  play_unstarved(
-                      [&] { return one_part(auto_increment_kill9_once(*s, o, flush, lock_mode)); },
-                      one_part(shape_of(*s, label)), kStarvedRetries,
-                      progress_of("auto-increment-kill9", o)));
-      }
+// A kill -9 part per (system, durability setting), each played again when starved.
+FaultRun kill9_each(std::string_view scenario, const std::vector<const RealSystem*>& systems,
+                    const std::vector<ServerSettings>& settings, const FaultOptions& o) {
+  FaultRun r{std::string(scenario), "", {}, {}};
+  for (const RealSystem* s : systems) {
+    for (const ServerSettings& base : settings) {
+      const std::string label =
+          s->server_kind == ServerKind::mariadb
+              ? kill9_label(base.mariadb.flush_log_at_trx_commit, base.mariadb.autoinc_lock_mode)
+              : durability_label(s->server_kind, base);
+      add_parts(r,
+                play_unstarved([&] { return one_part(kill9_once(scenario, *s, o, base, label)); },
+                               one_part(shape_of(*s, label)), kStarvedRetries,
+                               progress_of(std::string(scenario), o)));
     }
   }
   return r;
+}
+
+FaultRun auto_increment_kill9(const FaultOptions& o) {
+  std::vector<ServerSettings> settings;
+  for (const int flush : o.flush_values) {
+    for (const int lock_mode : o.lock_modes) {
+      MariadbSettings m;
+      m.flush_log_at_trx_commit = flush;
+      m.autoinc_lock_mode = lock_mode;
+      settings.emplace_back(m);
+    }
+  }
+  return kill9_each("auto-increment-kill9",
+                    systems_for("auto-increment-kill9", {"mariadb-auto-increment"}, o), settings,
+                    o);
+}
+
+// PostgreSQL: sequences are WAL-logged 32 values ahead of what they hand out; crash recovery
+// restarts them past the last logged value (a gap), per synchronous_commit.
+FaultRun postgres_kill9(const FaultOptions& o) {
+  std::vector<ServerSettings> settings;
+  for (const std::string& sync : o.synchronous_commit) {
+    ServerSettings s;
+    s.postgres.synchronous_commit = sync;
+    settings.push_back(s);
+  }
+  return kill9_each(
+      "postgres-kill9",
+      systems_for("postgres-kill9",
+                  {"postgres-sequence", "postgres-sequence-cache50", "postgres-identity"}, o),
+      settings, o);
+}
+
+// Redis: INCR's counter after the restart is what the append-only file or the last RDB
+// snapshot held, per persistence setting.
+FaultRun redis_kill9(const FaultOptions& o) {
+  std::vector<ServerSettings> settings;
+  for (const RedisPersistence p : o.redis_persistence) {
+    ServerSettings s;
+    s.redis.persistence = p;
+    settings.push_back(s);
+  }
+  return kill9_each("redis-kill9", systems_for("redis-kill9", {"redis-incr"}, o), settings, o);
 }
 
 // How the UUID servers start on the faked clock: under it from their first instruction
@@ -611,6 +683,14 @@ const std::vector<Entry>& entries() {
         "kill -9 and restart of mariadbd under AUTO_INCREMENT load, per "
         "innodb_flush_log_at_trx_commit: is any value handed out twice?"},
        auto_increment_kill9},
+      {{"postgres-kill9",
+        "kill -9 of postgres under nextval() and IDENTITY load and crash recovery from the WAL, "
+        "per synchronous_commit: gaps expected, is any value handed out twice?"},
+       postgres_kill9},
+      {{"redis-kill9",
+        "kill -9 of redis-server under INCR load and its restart, per persistence (appendfsync "
+        "always, everysec, RDB only): values handed out twice?"},
+       redis_kill9},
       {{"uuid-clock-back",
         "mariadbd's wall clock stepped back 5 s while it serves UUID() and UUID_SHORT(): "
         "started under libfaketime, or (--clock-injector ptrace) the running server attached "

@@ -86,6 +86,9 @@ class Client {
     for (bool first = conn_ == nullptr;; first = false) {
       drop();
       conn_ = PQconnectdb(info.c_str());
+      // The set-up's "already exists, skipping" notices are no error: not on stderr.
+      PQsetNoticeProcessor(
+          conn_, [](void*, const char*) {}, nullptr);
       std::string why = PQerrorMessage(conn_);
       if (PQstatus(conn_) == CONNECTION_OK) {
         why = set_up();

@@ -1,0 +1,68 @@
+// faults_servers_test.cpp — the kill -9 scenarios on real PostgreSQL and Redis servers, at half
+// speed (skipped when the server is not installed):
+//   * redis-kill9 under RDB only: the planted loss — the restarted server counts from its last
+//     snapshot (none), so every value is handed out again — must be caught as DUPLICATES;
+//     under appendfsync always (the AOF fsynced before the reply) the verdict is kept, with
+//     IDs on both sides of the crash;
+//   * postgres-kill9 on a CACHE 1 sequence with synchronous_commit on: kept, with IDs on both
+//     sides, and the values recovery skipped counted.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "plumbing/child_process.hpp"
+#include "plumbing/postgres_cluster.hpp"
+#include "real/faults.hpp"
+
+namespace idbench::real {
+namespace {
+
+FaultOptions half_speed() {
+  FaultOptions o;
+  o.time_scale = 0.5;
+  o.clients = 2;
+  return o;
+}
+
+bool has_finding(const FaultPart& p, const std::string& text) {
+  for (const std::string& f : p.verdict.findings) {
+    if (f.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(FaultsOnServers, RedisUnderRdbOnlyRepeatsValuesAfterAKill9AndAlwaysKeepsThem) {
+  if (plumbing::find_program("redis-server").empty()) GTEST_SKIP() << "no redis-server";
+  FaultOptions o = half_speed();
+  o.redis_persistence = {RedisPersistence::rdb, RedisPersistence::aof_always};
+  const FaultRun run = run_fault_scenario("redis-kill9", o);
+  ASSERT_EQ(run.parts.size(), 2u) << to_text(run);
+  const FaultPart& rdb = run.parts[0];
+  EXPECT_EQ(rdb.label, "rdb");
+  EXPECT_EQ(rdb.verdict.outcome, fault::Outcome::duplicates) << to_text(run);
+  EXPECT_GT(rdb.figures.duplicates, 0u);
+  EXPECT_NE(rdb.settings.find("appendonly=no"), std::string::npos);
+  const FaultPart& always = run.parts[1];
+  EXPECT_EQ(always.label, "appendfsync=always");
+  EXPECT_EQ(always.verdict.outcome, fault::Outcome::kept) << to_text(run);
+  EXPECT_EQ(always.figures.duplicates, 0u);
+  EXPECT_FALSE(run.verdict.passed());
+}
+
+TEST(FaultsOnServers, APostgresSequenceSurvivesAKill9WithSynchronousCommitOn) {
+  if (plumbing::postgres_bin_dir().empty()) GTEST_SKIP() << "PostgreSQL is not installed";
+  FaultOptions o = half_speed();
+  o.system = "postgres-sequence";
+  o.synchronous_commit = {"on"};
+  const FaultRun run = run_fault_scenario("postgres-kill9", o);
+  ASSERT_EQ(run.parts.size(), 1u) << to_text(run);
+  const FaultPart& p = run.parts[0];
+  EXPECT_EQ(p.label, "synchronous_commit=on");
+  EXPECT_EQ(p.verdict.outcome, fault::Outcome::kept) << to_text(run);
+  EXPECT_GT(p.figures.ids, 0u);
+  EXPECT_TRUE(has_finding(p, "were never handed out")) << to_text(run);
+  EXPECT_NE(p.settings.find("synchronous_commit=on, fsync=on"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace idbench::real
