@@ -135,6 +135,14 @@ void add_real_chaos_command(CLI::App& app) {
                   "always), everysec, rdb (RDB snapshots only)")
       ->delimiter(',')
       ->transform(CLI::CheckedTransformer(persistence));
+  cmd->add_option("--steps", args->options.clock_steps_s,
+                  "postgres-clock-back: the steps back of postgres's wall clock, in s")
+      ->delimiter(',')
+      ->check(FiniteRange(0.001, 3600.0));
+  cmd->add_option("--rate-clients", args->options.rate_clients,
+                  "postgres-clock-back: the client counts that set its rates")
+      ->delimiter(',')
+      ->check(plumbing::WholeNumber(1, 16));
   cmd->add_option("--system", args->options.system,
                   "only the parts on this real system (idbench list --json: systems)");
   std::map<std::string, chaos::ClockInjector> injectors;

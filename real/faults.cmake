@@ -70,5 +70,6 @@ real_server_test(faults_ptrace_test faults_ptrace_test.cpp)
 # stated, kill -9 and restart, a restore, every scheme's IDs through its adapter.
 real_server_test(servers_test servers_test.cpp)
 # kill -9 on real PostgreSQL and Redis servers: Redis under RDB only must be caught repeating
-# values; appendfsync always and a PostgreSQL sequence (synchronous_commit on) are kept.
+# values; appendfsync always and a PostgreSQL sequence (synchronous_commit on) are kept. A step
+# back of postgres's clock: Instagram's duplicates as the arithmetic predicts.
 real_server_test(faults_servers_test faults_servers_test.cpp)

@@ -8,11 +8,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <stdexcept>
 
 #include "fault/nemesis.hpp"
 #include "fault/timeline.hpp"
 #include "generators/errors.hpp"
+#include "generators/layout.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/raw_time.hpp"
 #include "real/faults_clients.hpp"
@@ -279,7 +282,7 @@ void collect_pair(Stage& st, ClientPool& pa, ClientPool& pb, FaultPart& a, Fault
   say_adapter_stderr(st, b);
 }
 
-// The server's wall clock against true time, by its own SYSDATE(6).
+// The server's wall clock against true time, by its own clock function (server.hpp).
 ClockProbe probe(Server& server) {
   const std::int64_t before = plumbing::true_ns();
   const double server_s = server.clock_unix_s();
@@ -664,6 +667,112 @@ FaultRun uuid_short_restart_behind(const FaultOptions& o) {
                    uuid_short_restart_behind_parts);
 }
 
+// Instagram's next_id() repeats an ID only when a ms the stepped clock lives again meets the
+// same nextval() % 1024. The arithmetic, from the ms the IDs carry and how many IDs were issued
+// in between (each took one nextval()), never from their sequence bits: a ms in which `a` IDs
+// were issued before the step took `a` consecutive residues from r; when the clock lives it
+// again, d nextval()s later, its `b` IDs take `b` residues from r + d (mod 1024); they collide
+// where the two arcs overlap. So a step of S s at R IDs/s repeats IDs only when R·S mod 1024 is
+// within the IDs of one ms of a multiple of 1024.
+double predicted_instagram_duplicates(const FaultPart& p, std::int64_t step_ns) {
+  const Layout instagram = Layout::parse("instagram", std::numeric_limits<std::int64_t>::max());
+  std::vector<const IssuedId*> by_time;
+  for (const IssuedId& s : p.records.ids) by_time.push_back(&s);
+  std::stable_sort(by_time.begin(), by_time.end(),
+                   [](const IssuedId* x, const IssuedId* y) { return x->mono_ns < y->mono_ns; });
+  struct Ms {
+    std::int64_t first_before = -1, first_after = -1;  // positions in issue order
+    std::int64_t before = 0, after = 0;
+  };
+  std::map<std::int64_t, Ms> per_ms;
+  for (std::size_t i = 0; i < by_time.size(); ++i) {
+    Ms& m = per_ms[instagram.decode(by_time[i]->id.lo).tick];
+    const bool before = by_time[i]->true_ns < step_ns;
+    std::int64_t& first = before ? m.first_before : m.first_after;
+    if (first < 0) first = static_cast<std::int64_t>(i);
+    ++(before ? m.before : m.after);
+  }
+  double expected = 0;
+  for (const auto& [tick, m] : per_ms) {
+    if (m.before == 0 || m.after == 0) continue;
+    const std::int64_t d = (m.first_after - m.first_before) % 1024;
+    // Overlap of [0, before) and [d, d + after) on a circle of 1024.
+    for (const std::int64_t shift : {d, d - 1024}) {
+      expected += static_cast<double>(std::max<std::int64_t>(
+          0, std::min(m.before, shift + m.after) - std::max<std::int64_t>(0, shift)));
+    }
+  }
+  return expected;
+}
+
+// One part of postgres-clock-back: `sys` on a PostgreSQL started on the faked clock, its wall
+// clock stepped back `step_s` while `clients` clients ask (the rate), probed before and after.
+FaultPart postgres_clock_back_once(const RealSystem& sys, const FaultOptions& o, double step_s,
+                                   unsigned clients) {
+  Stage st("postgres-clock-back", o);
+  ServerClockNemesis clock(o.clock_injector);
+  if (const auto user = plumbing::unprivileged_user_if_root()) clock.give_to(*user);
+  ServerSettings base;
+  base.postgres.env = clock.env();
+  base.postgres.launcher = clock.launcher();  // ptrace: postgres under the injector from start
+  FaultOptions at_rate = o;
+  at_rate.clients = clients;
+  UnderLoad u(st, sys, base, at_rate);
+  FaultRecords& r = u.part.records;
+  u.part.label =
+      fmt::format("step back {} s, {} client{}", step_s, clients, clients == 1 ? "" : "s");
+  r.probes.push_back(probe(u.server(0)));
+  // The ms a step back lives again are those of the last `step_s` before it: served for the
+  // step and 1 s more before it (whatever the time scale), so that the window after the step
+  // meets issued ms.
+  st.hold((step_s + 1.0) / o.time_scale, "serving", {u.pool.get()});
+  st.await_issuing(*u.pool, {}, "before the step");
+  const std::int64_t step_ns =
+      st.play(clock,
+              {.op = "step",
+               .step_ns = -seconds_ns(step_s),
+               .what = fmt::format("postgres's wall clock stepped back {} s", step_s)},
+              {&r});
+  r.probes.push_back(probe(u.server(0)));
+  const std::vector<std::uint64_t> at_step = u.pool->ids_per_client();
+  st.hold(std::min(step_s, 3.0), "serving with the clock behind", {u.pool.get()});
+  st.await_issuing(*u.pool, at_step, "after the step");
+  r.probes.push_back(probe(u.server(0)));
+  FaultPart& p = u.collect(st);
+  p.verdict = judge_uuid_clock_back(p, step_ns, step_s);
+  const double seconds = static_cast<double>(r.stop_mono_ns - r.start_mono_ns) / 1e9;
+  p.verdict.findings.push_back(fmt::format("rate: {:.0f} IDs/s from {} client{}",
+                                           static_cast<double>(p.figures.ids) / seconds, clients,
+                                           clients == 1 ? "" : "s"));
+  if (p.layout == "instagram") {
+    p.verdict.findings.push_back(fmt::format(
+        "predicted duplicates (a repeated ms meeting the same nextval % 1024, from the ms the "
+        "IDs carry and the IDs issued in between): {:.0f}; measured: {}",
+        predicted_instagram_duplicates(p, step_ns), p.figures.duplicates));
+  }
+  return std::move(p);
+}
+
+// Instagram's next_id() and uuid_generate_v1() under a server clock stepped back, per step and
+// rate.
+FaultRun postgres_clock_back(const FaultOptions& o) {
+  const char* scenario = "postgres-clock-back";
+  FaultRun r{scenario, "", {}, {}};
+  for (const RealSystem* s :
+       systems_for(scenario, {"postgres-instagram-next-id", "postgres-uuid-v1"}, o)) {
+    for (const double step : o.clock_steps_s) {
+      for (const unsigned clients : o.rate_clients) {
+        add_parts(
+            r, play_unstarved(
+                   [&] { return one_part(postgres_clock_back_once(*s, o, step, clients)); },
+                   one_part(shape_of(*s, fmt::format("step back {} s, {} clients", step, clients))),
+                   kStarvedRetries, progress_of(scenario, o)));
+      }
+    }
+  }
+  return r;
+}
+
 struct Entry {
   FaultScenario about;
   FaultRun (*run)(const FaultOptions&);
@@ -696,6 +805,11 @@ const std::vector<Entry>& entries() {
         "started under libfaketime, or (--clock-injector ptrace) the running server attached "
         "by idbench-inject"},
        uuid_clock_back},
+      {{"postgres-clock-back",
+        "postgres's wall clock stepped back (1, 5, 60 s) at two rates while it serves "
+        "Instagram's next_id() and uuid_generate_v1(): duplicates beside the arithmetic's "
+        "prediction"},
+       postgres_clock_back},
       {{"uuid-short-restart-behind",
         "mariadbd restarted with its clock back at its first start's second: UUID_SHORT() "
         "takes its high bits from the start time"},

@@ -211,6 +211,10 @@ struct FaultOptions {
   std::vector<int> lock_modes = {1, 2};
   // postgres-kill9: PostgreSQL's synchronous_commit values to try.
   std::vector<std::string> synchronous_commit = {"on", "off"};
+  // postgres-clock-back: the steps back (s) of the server's wall clock, and the client counts
+  // that set the two rates.
+  std::vector<double> clock_steps_s = {1, 5, 60};
+  std::vector<unsigned> rate_clients = {1, 4};
   // redis-kill9: Redis's persistence settings to try.
   std::vector<RedisPersistence> redis_persistence = {
       RedisPersistence::aof_always, RedisPersistence::aof_everysec, RedisPersistence::rdb};

@@ -5,7 +5,12 @@
 //     under appendfsync always (the AOF fsynced before the reply) the verdict is kept, with
 //     IDs on both sides of the crash;
 //   * postgres-kill9 on a CACHE 1 sequence with synchronous_commit on: kept, with IDs on both
-//     sides, and the values recovery skipped counted.
+//     sides, and the values recovery skipped counted;
+//   * postgres-clock-back under libfaketime, 1 s back from 1 client: the fault reached the
+//     server (its clock and next_id()'s time followed the step), and the arithmetic's
+//     prediction of Instagram's duplicates equals the duplicates measured (from 1 client the
+//     order of the replies is that of nextval()).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -62,6 +67,23 @@ TEST(FaultsOnServers, APostgresSequenceSurvivesAKill9WithSynchronousCommitOn) {
   EXPECT_GT(p.figures.ids, 0u);
   EXPECT_TRUE(has_finding(p, "were never handed out")) << to_text(run);
   EXPECT_NE(p.settings.find("synchronous_commit=on, fsync=on"), std::string::npos);
+}
+
+TEST(FaultsOnServers, InstagramDuplicatesUnderAStepBackAreWhatTheArithmeticPredicts) {
+  if (plumbing::postgres_bin_dir().empty()) GTEST_SKIP() << "PostgreSQL is not installed";
+  FaultOptions o = half_speed();
+  o.system = "postgres-instagram-next-id";
+  o.clock_steps_s = {1};
+  o.rate_clients = {1};
+  const FaultRun run = run_fault_scenario("postgres-clock-back", o);
+  ASSERT_EQ(run.parts.size(), 1u) << to_text(run);
+  const FaultPart& p = run.parts[0];
+  EXPECT_NE(p.verdict.outcome, fault::Outcome::fault_not_applied) << to_text(run);
+  EXPECT_NE(p.verdict.outcome, fault::Outcome::no_evidence) << to_text(run);
+  EXPECT_TRUE(has_finding(p, "the IDs' time followed the stepped wall clock")) << to_text(run);
+  const std::string measured =
+      fmt::format("): {}; measured: {}", p.figures.duplicates, p.figures.duplicates);
+  EXPECT_TRUE(has_finding(p, measured)) << to_text(run);
 }
 
 }  // namespace
