@@ -73,3 +73,12 @@ real_server_test(servers_test servers_test.cpp)
 # values; appendfsync always and a PostgreSQL sequence (synchronous_commit on) are kept. A step
 # back of postgres's clock: Instagram's duplicates as the arithmetic predicts.
 real_server_test(faults_servers_test faults_servers_test.cpp)
+# `idbench real` on a PostgreSQL and a Redis system, killed with -9 and interrupted: no server
+# or adapter left, the killed run's directory (and SysV segment) swept by the next.
+foreach(kind postgres redis)
+  add_test(NAME real_${kind}_leaves_nothing
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/servers_left_nothing.sh $<TARGET_FILE:idbench>
+                   ${kind})
+  set_tests_properties(real_${kind}_leaves_nothing PROPERTIES
+    LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 300 FIXTURES_REQUIRED locality_engines)
+endforeach()
