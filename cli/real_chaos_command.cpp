@@ -136,7 +136,7 @@ void add_real_chaos_command(CLI::App& app) {
       ->delimiter(',')
       ->transform(CLI::CheckedTransformer(persistence));
   cmd->add_option("--steps", args->options.clock_steps_s,
-                  "postgres-clock-back: the steps back of postgres's wall clock, in s")
+                  "postgres-clock-back: the steps back of postgres's wall clock, in s (default 1,5)")
       ->delimiter(',')
       ->check(FiniteRange(0.001, 3600.0));
   cmd->add_option("--rate-clients", args->options.rate_clients,

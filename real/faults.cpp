@@ -806,7 +806,7 @@ const std::vector<Entry>& entries() {
         "by idbench-inject"},
        uuid_clock_back},
       {{"postgres-clock-back",
-        "postgres's wall clock stepped back (1, 5, 60 s) at two rates while it serves "
+        "postgres's wall clock stepped back (1 and 5 s; --steps) at two rates while it serves "
         "Instagram's next_id() and uuid_generate_v1(): duplicates beside the arithmetic's "
         "prediction"},
        postgres_clock_back},
