@@ -291,15 +291,20 @@ ClockProbe probe(Server& server) {
   return {before / 2 + after / 2, server_s * 1e3 - true_ms, server.pid()};
 }
 
-FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
-  Stage st("ticket-restore", o);
-  UnderLoad u(st, sys, MariadbSettings{}, o);
+// Server 0 copied at 1 s (a cold copy; PostgreSQL: pg_basebackup while it serves), serving on,
+// then stopped, its data restored from the copy and started: its counter goes back.
+FaultPart restore_on(std::string_view scenario, const RealSystem& sys, const FaultOptions& o) {
+  Stage st(std::string(scenario), o);
+  UnderLoad u(st, sys, ServerSettings{}, o);
   FaultRecords& r = u.part.records;
   const ClientPool& pool = *u.pool;
   SnapshotNemesis snapshots(u.server(0));
+  const bool hot = sys.server_kind == ServerKind::postgres;
   st.hold(1.0, "serving", {&pool});
   st.play(snapshots,
-          {.op = "snapshot", .what = "snapshot of server 0 (a cold copy of its data directory)"},
+          {.op = "snapshot",
+           .what = hot ? "snapshot of server 0 (pg_basebackup while it serves)"
+                       : "snapshot of server 0 (a cold copy of its data directory)"},
           {&r});
   const std::int64_t copied_ns = st.event({&r}, "server 0 serves again after the snapshot");
   const std::vector<std::uint64_t> at_copy = pool.ids_per_client();
@@ -317,9 +322,24 @@ FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
   return std::move(p);
 }
 
+FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
+  return restore_on("ticket-restore", sys, o);
+}
+
 FaultRun ticket_restore(const FaultOptions& o) {
   return on_each("ticket-restore", {"mariadb-ticket-pair-myisam", "mariadb-ticket-update"}, o,
                  ticket_restore_on);
+}
+
+FaultPart postgres_restore_on(const RealSystem& sys, const FaultOptions& o) {
+  return restore_on("postgres-restore", sys, o);
+}
+
+// PostgreSQL restored from a base backup taken while it served: its sequences go back to the
+// backup's end.
+FaultRun postgres_restore(const FaultOptions& o) {
+  return on_each("postgres-restore", {"postgres-sequence", "postgres-instagram-next-id"}, o,
+                 postgres_restore_on);
 }
 
 FaultPart ticket_server_down_on(const RealSystem& sys, const FaultOptions& o) {
@@ -796,6 +816,10 @@ const std::vector<Entry>& entries() {
         "kill -9 of postgres under nextval() and IDENTITY load and crash recovery from the WAL, "
         "per synchronous_commit: gaps expected, is any value handed out twice?"},
        postgres_kill9},
+      {{"postgres-restore",
+        "PostgreSQL restored from a pg_basebackup taken while it served: its sequence goes back, "
+        "nextval() and Instagram's next_id() hand out values again"},
+       postgres_restore},
       {{"redis-kill9",
         "kill -9 of redis-server under INCR load and its restart, per persistence (appendfsync "
         "always, everysec, RDB only): values handed out twice?"},

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "plumbing/child_process.hpp"
 #include "plumbing/postgres_cluster.hpp"
 #include "real/server_files.hpp"
 
@@ -108,11 +109,22 @@ void PostgresServer::kill9() { state_->pg->db().kill9(); }
 
 std::string PostgresServer::snapshot() {
   State& st = *state_;
-  const bool was_running = running();
-  stop();
   const std::string path = fmt::format("{}/snapshot-{}", st.pg->dir(), ++st.snapshots);
-  copy_tree(st.pg->data_dir(), path);
-  if (was_running) start();
+  if (!running()) {
+    copy_tree(st.pg->data_dir(), path);
+    return path;
+  }
+  // A base backup of the running server, through its socket, its WAL streamed alongside: what
+  // a restore from last night's backup puts back.
+  plumbing::CommandOptions options;
+  options.timeout_ms = 120'000;
+  const auto r =
+      plumbing::run_command({st.pg->bin() + "/pg_basebackup", "-h", st.pg->dir(), "-U", "idbench",
+                             "-D", path, "-X", "stream", "-c", "fast", "--no-sync"},
+                            options);
+  if (r.exit_code != 0) {
+    throw Error(fmt::format("pg_basebackup failed: {}{}", one_line(r.out), one_line(r.err)));
+  }
   return path;
 }
 

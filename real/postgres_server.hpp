@@ -6,6 +6,8 @@
 //   pg.socket();                               // the socket's directory: libpq's host
 //   pg.describe();                             // "PostgreSQL 15.x, synchronous_commit=on, ..."
 //   pg.kill9(); pg.start();                    // crash recovery from the WAL
+//   auto copy = pg.snapshot();                 // pg_basebackup while it serves
+//   pg.stop(); pg.restore(copy); pg.start();   // back to the backup: its sequences go back
 //
 // Thread safety: thread-compatible.
 #pragma once

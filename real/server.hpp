@@ -116,7 +116,9 @@ class Server {
   virtual void start() = 0;  // on the existing data; waits until it answers; no-op when running
   virtual void stop() = 0;   // clean shutdown
   virtual void kill9() = 0;  // SIGKILL, no shutdown: a crash
-  // A cold copy of the data directory (stopped around it, started again if it ran); its path.
+  // A copy of its data, its path: MariaDB and Redis copy their data directory cold (stopped
+  // around it, started again if it ran); a running PostgreSQL is copied by pg_basebackup while
+  // it serves (WAL streamed with it), a stopped one cold.
   virtual std::string snapshot() = 0;
   // Replaces the data with a copy from snapshot(); the server must be stopped.
   virtual void restore(const std::string& snapshot_path) = 0;
