@@ -6,6 +6,8 @@
 //     IDs on both sides of the crash;
 //   * postgres-kill9 on a CACHE 1 sequence with synchronous_commit on: kept, with IDs on both
 //     sides, and the values recovery skipped counted;
+//   * postgres-restore: the planted defect is the restore itself — a sequence restored from a
+//     pg_basebackup taken while it served goes back, and its duplicates must be caught;
 //   * postgres-clock-back under libfaketime, 1 s back from 1 client: the fault reached the
 //     server (its clock and next_id()'s time followed the step), and the arithmetic's
 //     prediction of Instagram's duplicates equals the duplicates measured (from 1 client the
@@ -67,6 +69,17 @@ TEST(FaultsOnServers, APostgresSequenceSurvivesAKill9WithSynchronousCommitOn) {
   EXPECT_GT(p.figures.ids, 0u);
   EXPECT_TRUE(has_finding(p, "were never handed out")) << to_text(run);
   EXPECT_NE(p.settings.find("synchronous_commit=on, fsync=on"), std::string::npos);
+}
+
+TEST(FaultsOnServers, ASequenceRestoredFromABaseBackupIssuesDuplicatesAndTheVerdictFails) {
+  if (plumbing::postgres_bin_dir().empty()) GTEST_SKIP() << "PostgreSQL is not installed";
+  FaultOptions o = half_speed();
+  o.system = "postgres-sequence";
+  const FaultRun run = run_fault_scenario("postgres-restore", o);
+  ASSERT_EQ(run.parts.size(), 1u) << to_text(run);
+  EXPECT_EQ(run.parts[0].verdict.outcome, fault::Outcome::duplicates) << to_text(run);
+  EXPECT_GT(run.parts[0].figures.duplicates, 0u);
+  EXPECT_FALSE(run.verdict.passed());
 }
 
 TEST(FaultsOnServers, InstagramDuplicatesUnderAStepBackAreWhatTheArithmeticPredicts) {
