@@ -62,13 +62,13 @@ struct SkewAround {
   std::string text;
 };
 
-// Embedded time − true time before `at_ns - skip_ns` and from `at_ns + skip_ns` on; nullopt
-// unless the IDs on both sides carry a time. The window around the fault is left out on both
-// sides: the step is recorded once its write landed, so a reply that arrived just before that
-// instant may already carry the stepped time.
+// Embedded time − true time before `at_ns - skip_ns / 10` and from `at_ns + skip_ns` on;
+// nullopt unless the IDs on both sides carry a time. A little is left out before the fault too:
+// the step is recorded once its write landed, so a reply that arrived just before that instant
+// may already carry the stepped time.
 std::optional<SkewAround> skew_around(const FaultPart& p, std::int64_t at_ns, std::int64_t skip_ns,
                                       std::string_view what) {
-  const auto before = skew_between(p.records, p.id_time, 0, at_ns - skip_ns, p.layout);
+  const auto before = skew_between(p.records, p.id_time, 0, at_ns - skip_ns / 10, p.layout);
   const auto after = skew_between(p.records, p.id_time, at_ns + skip_ns, kForever, p.layout);
   if (!before || !after) return std::nullopt;
   return SkewAround{*before, *after,
