@@ -9,14 +9,14 @@ namespace idbench::plumbing {
 
 namespace {
 
-constexpr const char* kMissing =
+constexpr const char* kPostgresMissing =
     "PostgreSQL is not installed: it needs the Debian packages postgresql and "
     "postgresql-contrib (apt-get install postgresql postgresql-contrib; ./run.sh installs them)";
 
 // Checked before the cluster's directory is made.
 std::string installed_bin() {
   const std::string bin = postgres_bin_dir();
-  if (bin.empty() || find_program("psql", {bin}).empty()) throw PostgresMissing(kMissing);
+  if (bin.empty() || find_program("psql", {bin}).empty()) throw PostgresMissing(kPostgresMissing);
   return bin;
 }
 

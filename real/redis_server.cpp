@@ -16,7 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kMissing =
+constexpr const char* kRedisMissing =
     "Redis is not installed: the Redis systems need the Debian package redis-server "
     "(apt-get install --no-install-recommends redis-server; ./run.sh installs it)";
 
@@ -45,7 +45,7 @@ struct RedisServer::State {
 RedisServer::RedisServer(RedisSettings settings) {
   const std::string server = plumbing::find_program("redis-server");
   const std::string cli = plumbing::find_program("redis-cli");
-  if (server.empty() || cli.empty()) throw ServerMissing(kMissing);  // before any directory
+  if (server.empty() || cli.empty()) throw ServerMissing(kRedisMissing);  // before any directory
   state_ = std::make_unique<State>();
   State& st = *state_;
   st.settings = std::move(settings);
