@@ -777,11 +777,25 @@ FaultPart postgres_clock_back_once(const RealSystem& sys, const FaultOptions& o,
 // rate.
 FaultRun postgres_clock_back(const FaultOptions& o) {
   const char* scenario = "postgres-clock-back";
+  // The ptrace injector runs as the server's user, which cannot open the root-owned clock page:
+  // no part is played, each says so (never a fall back to libfaketime, never "kept").
+  const bool unreachable =
+      o.clock_injector == chaos::ClockInjector::ptrace && plumbing::unprivileged_user_if_root();
   FaultRun r{scenario, "", {}, {}};
   for (const RealSystem* s :
        systems_for(scenario, {"postgres-instagram-next-id", "postgres-uuid-v1"}, o)) {
     for (const double step : o.clock_steps_s) {
       for (const unsigned clients : o.rate_clients) {
+        if (unreachable) {
+          FaultPart p = shape_of(*s, fmt::format("step back {} s, {} clients", step, clients));
+          p.verdict = {fault::Outcome::fault_not_applied,
+                       "--clock-injector ptrace: postgres runs as nobody when idbench is root, "
+                       "and the injector under it cannot open idbench's clock page (use "
+                       "libfaketime)",
+                       {}};
+          r.parts.push_back(std::move(p));
+          continue;
+        }
         add_parts(
             r, play_unstarved(
                    [&] { return one_part(postgres_clock_back_once(*s, o, step, clients)); },
