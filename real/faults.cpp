@@ -5,6 +5,7 @@
 #include "real/faults.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -17,9 +18,11 @@
 #include "generators/errors.hpp"
 #include "generators/layout.hpp"
 #include "plumbing/child_process.hpp"
+#include "plumbing/free_ports.hpp"
 #include "plumbing/raw_time.hpp"
 #include "real/faults_clients.hpp"
 #include "real/faults_judge.hpp"
+#include "real/redis_server.hpp"
 #include "real/server_clock_attach.hpp"
 #include "real/server_clock_nemesis.hpp"
 #include "real/server_nemesis.hpp"
@@ -687,6 +690,90 @@ FaultRun uuid_short_restart_behind(const FaultOptions& o) {
                    uuid_short_restart_behind_parts);
 }
 
+// Waits (at most 30 s) until the replica's link to its master is up: its first sync done.
+void await_replica_link(Server& replica) {
+  const std::int64_t deadline = plumbing::monotonic_ns() + 30'000'000'000;
+  while (replica.query("INFO replication").find("master_link_status:up") == std::string::npos) {
+    if (plumbing::monotonic_ns() > deadline) {
+      throw Error("the Redis replica did not sync with its master within 30 s");
+    }
+    plumbing::throw_if_interrupted();
+    ::usleep(50'000);
+  }
+}
+
+// Redis's asynchronous replica: a second redis-server replicating the master over a loopback
+// port chosen free now; the clients know both sockets (master first) and hand over to the
+// replica once it answers writes.
+FaultPart redis_promotion_on(const RealSystem& sys, const FaultOptions& o, RedisPersistence p) {
+  Stage st("redis-replica-promotion", o);
+  ServerSettings base;
+  base.redis.persistence = p;
+  base.redis.port = plumbing::free_loopback_ports(1, "the Redis master").front();
+  RunningSystem master(sys, base);
+  ServerSettings replica_settings;
+  replica_settings.redis.persistence = p;
+  replica_settings.redis.replica_of_port = base.redis.port;
+  RedisServer replica(replica_settings.redis);
+  FaultPart part = part_of(sys, master);
+  part.label = "async replica promoted, " + durability_label(ServerKind::redis, base);
+  FaultRecords& r = part.records;
+  st.begin(r, 1);
+  external::ExecSpec spec = master.exec_spec();
+  for (std::string& e : spec.env) {
+    if (e.starts_with(std::string(socket_env(ServerKind::redis)) + "=")) {
+      e += "," + replica.socket();
+    }
+  }
+  await_replica_link(replica);
+  ClientPool pool(spec, o.clients, one_server);
+  st.say(part.settings + "; replica: " + replica.describe());
+  st.hold(1.5, "serving from the master", {&pool});
+  st.await_issuing(pool, {}, "before the crash");
+  ServerCrashNemesis crash(*master.servers().at(0));
+  const std::int64_t killed_ns =
+      st.play(crash, {.op = "kill", .what = "kill -9 of the master redis-server"}, {&r});
+  const std::string replicated = replica.query("GET ids");  // read-only until promoted
+  replica.query("REPLICAOF NO ONE");
+  const std::int64_t promoted_ns =
+      st.event({&r}, "the replica promoted (REPLICAOF NO ONE): it takes writes");
+  const std::vector<std::uint64_t> at_promotion = pool.ids_per_client();
+  st.hold(1.5, "serving from the promoted replica", {&pool});
+  st.await_issuing(pool, at_promotion, "after the promotion");
+  pool.stop_into(r);
+  part.server_logs = {master.servers().at(0)->log_tail(), replica.log_tail()};
+  st.end(r);
+  finish(part);
+  say_adapter_stderr(st, part);
+  part.verdict = judge_kill9(part, killed_ns, promoted_ns);
+  std::uint64_t master_last = 0;
+  for (const IssuedId& s : r.ids) {
+    if (s.true_ns < killed_ns) master_last = std::max(master_last, s.id.lo);
+  }
+  part.verdict.findings.push_back(fmt::format(
+      "when promoted the replica held ids = {}; the master had handed out up to {} before the "
+      "kill: the asynchronous replication's lag",
+      replicated.empty() ? "(none)" : replicated, master_last));
+  return part;
+}
+
+FaultRun redis_replica_promotion(const FaultOptions& o) {
+  const char* scenario = "redis-replica-promotion";
+  FaultRun r{scenario, "", {}, {}};
+  for (const RealSystem* s : systems_for(scenario, {"redis-incr"}, o)) {
+    for (const RedisPersistence p : o.redis_persistence) {
+      ServerSettings shown;
+      shown.redis.persistence = p;
+      const std::string label =
+          "async replica promoted, " + durability_label(ServerKind::redis, shown);
+      add_parts(r, play_unstarved([&] { return one_part(redis_promotion_on(*s, o, p)); },
+                                  one_part(shape_of(*s, label)), kStarvedRetries,
+                                  progress_of(scenario, o)));
+    }
+  }
+  return r;
+}
+
 // Instagram's next_id() repeats an ID only when a ms the stepped clock lives again meets the
 // same nextval() % 1024. The arithmetic, from the ms the IDs carry and how many IDs were issued
 // in between (each took one nextval()), never from their sequence bits: a ms in which `a` IDs
@@ -838,6 +925,10 @@ const std::vector<Entry>& entries() {
         "kill -9 of redis-server under INCR load and its restart, per persistence (appendfsync "
         "always, everysec, RDB only): values handed out twice?"},
        redis_kill9},
+      {{"redis-replica-promotion",
+        "the Redis master killed with -9 and its asynchronous replica promoted (REPLICAOF NO "
+        "ONE): INCR values the replica had not received are handed out again"},
+       redis_replica_promotion},
       {{"uuid-clock-back",
         "mariadbd's wall clock stepped back 5 s while it serves UUID() and UUID_SHORT(): "
         "started under libfaketime, or (--clock-injector ptrace) the running server attached "

@@ -6,6 +6,8 @@
 //     IDs on both sides of the crash;
 //   * postgres-kill9 on a CACHE 1 sequence with synchronous_commit on: kept, with IDs on both
 //     sides, and the values recovery skipped counted;
+//   * redis-replica-promotion: the master killed, its replica (synced over a loopback port)
+//     promoted, the clients handed over to it: IDs on both sides, and the replica's lag stated;
 //   * postgres-restore: the planted defect is the restore itself — a sequence restored from a
 //     pg_basebackup taken while it served goes back, and its duplicates must be caught;
 //   * postgres-clock-back under libfaketime, 1 s back from 1 client: the fault reached the
@@ -69,6 +71,20 @@ TEST(FaultsOnServers, APostgresSequenceSurvivesAKill9WithSynchronousCommitOn) {
   EXPECT_GT(p.figures.ids, 0u);
   EXPECT_TRUE(has_finding(p, "were never handed out")) << to_text(run);
   EXPECT_NE(p.settings.find("synchronous_commit=on, fsync=on"), std::string::npos);
+}
+
+TEST(FaultsOnServers, ARedisReplicaPromotedAfterTheMasterIsKilledServesAndStatesItsLag) {
+  if (plumbing::find_program("redis-server").empty()) GTEST_SKIP() << "no redis-server";
+  FaultOptions o = half_speed();
+  o.redis_persistence = {RedisPersistence::rdb};
+  const FaultRun run = run_fault_scenario("redis-replica-promotion", o);
+  ASSERT_EQ(run.parts.size(), 1u) << to_text(run);
+  const FaultPart& p = run.parts[0];
+  EXPECT_EQ(p.label, "async replica promoted, rdb");
+  EXPECT_NE(p.verdict.outcome, fault::Outcome::no_evidence) << to_text(run);
+  EXPECT_NE(p.verdict.outcome, fault::Outcome::machine_starved) << to_text(run);
+  EXPECT_TRUE(has_finding(p, "when promoted the replica held ids = ")) << to_text(run);
+  EXPECT_EQ(p.figures.failures, 0u) << to_text(run);  // the clients handed over to the replica
 }
 
 TEST(FaultsOnServers, ASequenceRestoredFromABaseBackupIssuesDuplicatesAndTheVerdictFails) {

@@ -72,6 +72,15 @@ RedisServer::RedisServer(RedisSettings settings) {
                                    "no"};
   const auto flags = persistence_flags(st.settings.persistence);
   argv.insert(argv.end(), flags.begin(), flags.end());
+  if (st.settings.port != 0) {
+    // A master: its replica's first sync starts at once, not after Redis 7's 5 s wait.
+    argv.insert(argv.end(), {"--port", std::to_string(st.settings.port), "--bind", "127.0.0.1",
+                             "--repl-diskless-sync-delay", "0"});
+  }
+  if (st.settings.replica_of_port != 0) {
+    argv.insert(argv.end(),
+                {"--replicaof", "127.0.0.1", std::to_string(st.settings.replica_of_port)});
+  }
   st.db.start(argv, {cli, "-s", st.socket, "PING"}, "redis-server", st.settings.env);
 }
 

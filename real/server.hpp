@@ -74,6 +74,11 @@ inline constexpr const char* kRedisSavePoints = "3600 1 300 100 60 10000";
 struct RedisSettings {
   RedisPersistence persistence = RedisPersistence::aof_always;
   std::vector<std::string> env;  // as MariadbSettings::env (libfaketime)
+  // Replication, which Redis speaks over TCP only: the loopback port this server also listens
+  // on (0: the unix socket alone), and the port of the master it replicates asynchronously
+  // (0: none).
+  int port = 0;
+  int replica_of_port = 0;
 };
 
 // A run's settings for every kind; a server takes its kind's.

@@ -7,7 +7,9 @@
 // One command per request, one round trip: `INCR ids` for one ID, `INCRBY ids N` for N (the
 // IDs are the N values up to its reply). A lost connection (a killed server) is reconnected
 // and the command sent again for up to $IDBENCH_REDIS_WAIT_MS (default 5000): the values a lost
-// command took are a gap. At EOF: one line on stderr,
+// command took are a gap. $IDBENCH_REDIS_SOCKET may list several sockets (comma-separated: a
+// master, then its replica): a lost one, or one that answers READONLY (a replica not yet
+// promoted) or LOADING, hands over to the next. At EOF: one line on stderr,
 // `idbench-redis-adapter: retries=<n> reconnects=<n>`. $IDBENCH_SYSTEM_TIMES: the ns each
 // request's command took (line_server.hpp).
 // Exit 2: bad usage or a malformed request. Exit 1: an error it cannot get past (one line).
@@ -18,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -39,7 +42,7 @@ std::int64_t wait_ns() {
 
 class Client {
  public:
-  explicit Client(std::string socket) : socket_(std::move(socket)) {
+  explicit Client(std::vector<std::string> sockets) : sockets_(std::move(sockets)) {
     connect_until(idbench::line::now_ns() + wait_ns(), true);
   }
   ~Client() { drop(); }
@@ -63,10 +66,14 @@ class Client {
       if (r != nullptr) {
         const std::string why = r->type == REDIS_REPLY_ERROR ? r->str : "an unexpected reply";
         freeReplyObject(r);
-        // A server still loading its files answers LOADING: wait for it as for a lost one.
-        if (why.rfind("LOADING", 0) != 0) throw Failure("INCR: " + why);
+        // A server still loading its files answers LOADING, a replica READONLY: wait, or hand
+        // over to the next socket, as for a lost one.
+        if (why.rfind("LOADING", 0) != 0 && why.rfind("READONLY", 0) != 0) {
+          throw Failure("INCR: " + why);
+        }
       }
       ++retries_;
+      turn_ = (turn_ + 1) % sockets_.size();
       connect_until(deadline, false);
     }
   }
@@ -81,18 +88,21 @@ class Client {
   void connect_until(std::int64_t deadline, bool first) {
     for (;;) {
       drop();
-      ctx_ = redisConnectUnix(socket_.c_str());
+      const std::string& socket = sockets_[turn_];
+      ctx_ = redisConnectUnix(socket.c_str());
       if (ctx_ != nullptr && ctx_->err == 0) {
         reconnects_ += first ? 0 : 1;
         return;
       }
       const std::string why = ctx_ != nullptr ? ctx_->errstr : "cannot allocate a context";
-      if (idbench::line::now_ns() >= deadline) throw Failure("redis at " + socket_ + ": " + why);
+      if (idbench::line::now_ns() >= deadline) throw Failure("redis at " + socket + ": " + why);
+      turn_ = (turn_ + 1) % sockets_.size();
       ::usleep(20'000);
     }
   }
 
-  std::string socket_;
+  std::vector<std::string> sockets_;
+  std::size_t turn_ = 0;  // the socket in use
   redisContext* ctx_ = nullptr;
   unsigned long retries_ = 0;
   unsigned long reconnects_ = 0;
@@ -102,9 +112,15 @@ void run(const std::vector<std::string>& args) {
   if (args != std::vector<std::string>{"incr"}) {
     throw idbench::line::UsageError("usage: idbench-redis-adapter incr");
   }
-  const char* socket = std::getenv("IDBENCH_REDIS_SOCKET");
-  if (!socket || !*socket) throw idbench::line::UsageError("IDBENCH_REDIS_SOCKET is not set");
-  Client client(socket);
+  const char* env = std::getenv("IDBENCH_REDIS_SOCKET");
+  if (!env || !*env) throw idbench::line::UsageError("IDBENCH_REDIS_SOCKET is not set");
+  std::vector<std::string> sockets;
+  std::istringstream list(env);
+  for (std::string s; std::getline(list, s, ',');) {
+    if (s.empty()) throw idbench::line::UsageError("IDBENCH_REDIS_SOCKET has an empty entry");
+    sockets.push_back(s);
+  }
+  Client client(std::move(sockets));
   idbench::line::serve([&client](unsigned long n, std::string& out) { client.fill(n, out); });
   std::fprintf(stderr, "idbench-redis-adapter: retries=%lu reconnects=%lu\n", client.retries(),
                client.reconnects());
