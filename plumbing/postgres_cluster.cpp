@@ -39,9 +39,15 @@ std::string postgres_bin_dir() {
 PostgresCluster::PostgresCluster(std::string_view prefix, const PostgresStart& start)
     : bin_(installed_bin()), run_as_(unprivileged_user_if_root()), db_(prefix, run_as_) {
   const std::string data = data_dir();
-  db_.init({bin_ + "/initdb", "-D", data, "-U", "idbench", "-A", "trust", "--no-sync", "-E", "UTF8",
-            "--locale=C"},
-           "initdb");
+  if (start.standby_of.empty()) {
+    db_.init({bin_ + "/initdb", "-D", data, "-U", "idbench", "-A", "trust", "--no-sync", "-E",
+              "UTF8", "--locale=C"},
+             "initdb");
+  } else {
+    db_.init({bin_ + "/pg_basebackup", "-h", start.standby_of, "-U", "idbench", "-D", data, "-R",
+              "-X", "stream", "-c", "fast", "--no-sync"},
+             "pg_basebackup of the primary");
+  }
   std::vector<std::string> argv = start.launcher;
   argv.insert(argv.end(), {bin_ + "/postgres", "-D", data, "-k", dir(), "-c",
                            "listen_addresses=", "-c", "dynamic_shared_memory_type=mmap"});

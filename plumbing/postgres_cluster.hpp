@@ -38,6 +38,9 @@ struct PostgresStart {
   std::vector<std::string> settings;  // "name=value", each passed as -c
   std::vector<std::string> env;       // KEY=VALUE for the server only (libfaketime)
   std::vector<std::string> launcher;  // a program postgres runs under (the ptrace injector)
+  // The socket directory of a running primary: the cluster is then its streaming standby,
+  // made by pg_basebackup -R (replication over that unix socket, no TCP) instead of initdb.
+  std::string standby_of;
 };
 
 class PostgresCluster {

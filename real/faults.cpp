@@ -13,6 +13,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "external/program.hpp"
 #include "fault/nemesis.hpp"
 #include "fault/timeline.hpp"
 #include "generators/errors.hpp"
@@ -22,6 +23,7 @@
 #include "plumbing/raw_time.hpp"
 #include "real/faults_clients.hpp"
 #include "real/faults_judge.hpp"
+#include "real/postgres_server.hpp"
 #include "real/redis_server.hpp"
 #include "real/server_clock_attach.hpp"
 #include "real/server_clock_nemesis.hpp"
@@ -774,6 +776,75 @@ FaultRun redis_replica_promotion(const FaultOptions& o) {
   return r;
 }
 
+// PostgreSQL's asynchronous streaming standby (a second postmaster made by pg_basebackup -R,
+// replicating over the primary's unix socket): the primary killed with -9, the standby
+// promoted (pg_promote()), the clients (libpq given both, target_session_attrs=read-write)
+// moving to it.
+FaultPart postgres_promotion_on(const RealSystem& sys, const FaultOptions& o,
+                                const std::string& sync) {
+  Stage st("postgres-standby-promotion", o);
+  ServerSettings base;
+  base.postgres.synchronous_commit = sync;
+  RunningSystem primary(sys, base);
+  FaultPart part = part_of(sys, primary);
+  part.label = "async standby promoted, " + durability_label(ServerKind::postgres, base);
+  FaultRecords& r = part.records;
+  st.begin(r, 1);
+  // The scheme's objects exist on the primary before the standby copies it.
+  {
+    external::Program warm(primary.exec_spec(), 1);
+    std::vector<Id> ids;
+    warm.request(1, ids);
+  }
+  PostgresSettings standby_settings = base.postgres;
+  standby_settings.standby_of = primary.servers().at(0)->socket();
+  PostgresServer standby(standby_settings);
+  external::ExecSpec spec = primary.exec_spec();
+  for (std::string& e : spec.env) {
+    if (e.starts_with(std::string(socket_env(ServerKind::postgres)) + "=")) {
+      e += "," + standby.socket();
+    }
+  }
+  ClientPool pool(spec, o.clients, one_server);
+  st.say(part.settings + "; standby: " + standby.describe());
+  st.hold(1.5, "serving from the primary", {&pool});
+  st.await_issuing(pool, {}, "before the crash");
+  ServerCrashNemesis crash(*primary.servers().at(0));
+  const std::int64_t killed_ns =
+      st.play(crash, {.op = "kill", .what = "kill -9 of the primary postgres"}, {&r});
+  const std::string replayed = standby.query("SELECT pg_last_wal_replay_lsn()");
+  standby.query("SELECT pg_promote()");
+  const std::int64_t promoted_ns =
+      st.event({&r}, "the standby promoted (pg_promote()): it takes writes");
+  const std::vector<std::uint64_t> at_promotion = pool.ids_per_client();
+  st.hold(1.5, "serving from the promoted standby", {&pool});
+  st.await_issuing(pool, at_promotion, "after the promotion");
+  pool.stop_into(r);
+  part.server_logs = {primary.servers().at(0)->log_tail(), standby.log_tail()};
+  st.end(r);
+  finish(part);
+  say_adapter_stderr(st, part);
+  part.verdict = judge_kill9(part, killed_ns, promoted_ns);
+  part.verdict.findings.push_back(
+      fmt::format("the standby had replayed the primary's WAL up to {} when promoted", replayed));
+  add_gap_finding(part);
+  return part;
+}
+
+FaultRun postgres_standby_promotion(const FaultOptions& o) {
+  const char* scenario = "postgres-standby-promotion";
+  FaultRun r{scenario, "", {}, {}};
+  for (const RealSystem* s : systems_for(scenario, {"postgres-sequence"}, o)) {
+    for (const std::string& sync : o.synchronous_commit) {
+      const std::string label = "async standby promoted, synchronous_commit=" + sync;
+      add_parts(r, play_unstarved([&] { return one_part(postgres_promotion_on(*s, o, sync)); },
+                                  one_part(shape_of(*s, label)), kStarvedRetries,
+                                  progress_of(scenario, o)));
+    }
+  }
+  return r;
+}
+
 // Instagram's next_id() repeats an ID only when a ms the stepped clock lives again meets the
 // same nextval() % 1024. The arithmetic, from the ms the IDs carry and how many IDs were issued
 // in between (each took one nextval()), never from their sequence bits: a ms in which `a` IDs
@@ -925,6 +996,10 @@ const std::vector<Entry>& entries() {
         "kill -9 of redis-server under INCR load and its restart, per persistence (appendfsync "
         "always, everysec, RDB only): values handed out twice?"},
        redis_kill9},
+      {{"postgres-standby-promotion",
+        "the PostgreSQL primary killed with -9 and its asynchronous streaming standby promoted: "
+        "does the promoted standby's sequence hand out values again?"},
+       postgres_standby_promotion},
       {{"redis-replica-promotion",
         "the Redis master killed with -9 and its asynchronous replica promoted (REPLICAOF NO "
         "ONE): INCR values the replica had not received are handed out again"},

@@ -8,6 +8,9 @@
 //     sides, and the values recovery skipped counted;
 //   * redis-replica-promotion: the master killed, its replica (synced over a loopback port)
 //     promoted, the clients handed over to it: IDs on both sides, and the replica's lag stated;
+//   * postgres-standby-promotion: the primary killed, its streaming standby (made by
+//     pg_basebackup -R over the primary's socket) promoted, the clients moved to it: IDs on both
+//     sides, no failed request, the standby's replayed WAL stated;
 //   * postgres-restore: the planted defect is the restore itself — a sequence restored from a
 //     pg_basebackup taken while it served goes back, and its duplicates must be caught;
 //   * postgres-clock-back under libfaketime, 1 s back from 1 client: the fault reached the
@@ -85,6 +88,20 @@ TEST(FaultsOnServers, ARedisReplicaPromotedAfterTheMasterIsKilledServesAndStates
   EXPECT_NE(p.verdict.outcome, fault::Outcome::machine_starved) << to_text(run);
   EXPECT_TRUE(has_finding(p, "when promoted the replica held ids = ")) << to_text(run);
   EXPECT_EQ(p.figures.failures, 0u) << to_text(run);  // the clients handed over to the replica
+}
+
+TEST(FaultsOnServers, APostgresStandbyPromotedAfterThePrimaryIsKilledServesTheClients) {
+  if (plumbing::postgres_bin_dir().empty()) GTEST_SKIP() << "PostgreSQL is not installed";
+  FaultOptions o = half_speed();
+  o.synchronous_commit = {"on"};
+  const FaultRun run = run_fault_scenario("postgres-standby-promotion", o);
+  ASSERT_EQ(run.parts.size(), 1u) << to_text(run);
+  const FaultPart& p = run.parts[0];
+  EXPECT_EQ(p.label, "async standby promoted, synchronous_commit=on");
+  EXPECT_NE(p.verdict.outcome, fault::Outcome::no_evidence) << to_text(run);
+  EXPECT_NE(p.verdict.outcome, fault::Outcome::machine_starved) << to_text(run);
+  EXPECT_TRUE(has_finding(p, "the standby had replayed the primary's WAL up to")) << to_text(run);
+  EXPECT_EQ(p.figures.failures, 0u) << to_text(run);
 }
 
 TEST(FaultsOnServers, ASequenceRestoredFromABaseBackupIssuesDuplicatesAndTheVerdictFails) {

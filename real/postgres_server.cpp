@@ -23,7 +23,8 @@ plumbing::PostgresStart start_of(const PostgresSettings& s) {
   return {.settings = {"synchronous_commit=" + s.synchronous_commit, "fsync=on",
                        "full_page_writes=on", "shared_buffers=64MB", "autovacuum=off"},
           .env = s.env,
-          .launcher = s.launcher};
+          .launcher = s.launcher,
+          .standby_of = s.standby_of};
 }
 
 // The cluster, or ServerMissing when PostgreSQL is not installed.

@@ -58,6 +58,8 @@ struct PostgresSettings {
   std::string synchronous_commit = "on";
   std::vector<std::string> env;       // as MariadbSettings::env (libfaketime)
   std::vector<std::string> launcher;  // as MariadbSettings::launcher (ptrace injector)
+  // A running primary's socket directory: the server is its asynchronous streaming standby.
+  std::string standby_of;
 };
 
 // Redis's persistence: the append-only file fsynced at every write, or once a second, or no

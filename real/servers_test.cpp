@@ -51,7 +51,8 @@ std::size_t distinct(const std::vector<Id>& ids) {
 
 TEST(PostgresServer, StatesItsDurabilityAndKeepsCommittedRowsThroughAKill9) {
   if (!postgres_installed()) GTEST_SKIP() << "PostgreSQL is not installed";
-  PostgresServer pg(PostgresSettings{.synchronous_commit = "off", .env = {}, .launcher = {}});
+  PostgresServer pg(
+      PostgresSettings{.synchronous_commit = "off", .env = {}, .launcher = {}, .standby_of = {}});
   EXPECT_NE(pg.describe().find("synchronous_commit=off, fsync=on"), std::string::npos)
       << pg.describe();
   pg.query("CREATE TABLE t (x int); INSERT INTO t VALUES (7); CHECKPOINT");

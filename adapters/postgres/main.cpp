@@ -5,8 +5,9 @@
 //   stdin "1000\n"  ->  1000 IDs on stdout, one a line, flushed; EOF -> exit 0
 //
 // Every request is one statement, one round trip, whatever its N. The connection is a unix
-// socket in $IDBENCH_POSTGRES_HOST, user idbench, database postgres. A lost connection (a
-// killed server, crash recovery) is reconnected and the statement sent again for up to
+// socket in $IDBENCH_POSTGRES_HOST, user idbench, database postgres; several comma-separated
+// directories (a primary and its standby) connect to the one that takes writes. A lost connection
+// (a killed server, crash recovery) is reconnected and the statement sent again for up to
 // $IDBENCH_POSTGRES_WAIT_MS (default 5000): a value the lost statement took is a gap, never a
 // repeat. At EOF: one line on stderr, `idbench-postgres-adapter: retries=<n> reconnects=<n>`.
 // $IDBENCH_SYSTEM_TIMES: the ns each request's statement took (line_server.hpp).
@@ -82,7 +83,9 @@ class Client {
   }
   // Connects and runs the set-up; again every 20 ms until `deadline`, then Failure.
   void connect_until(std::int64_t deadline) {
-    const std::string info = "host=" + host_ + " user=idbench dbname=postgres";
+    // Several hosts (a primary, then its standby): the one that takes writes.
+    const std::string info =
+        "host=" + host_ + " user=idbench dbname=postgres target_session_attrs=read-write";
     for (bool first = conn_ == nullptr;; first = false) {
       drop();
       conn_ = PQconnectdb(info.c_str());

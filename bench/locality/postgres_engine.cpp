@@ -93,7 +93,8 @@ class PostgresEngine final : public Engine {
           {.settings = {"fsync=off", "synchronous_commit=off", "full_page_writes=off",
                         "shared_buffers=256MB", "autovacuum=off"},
            .env = {},
-           .launcher = {}});
+           .launcher = {},
+           .standby_of = {}});
     } catch (const plumbing::PostgresMissing& e) {
       throw EngineUnavailable(e.what());
     }
