@@ -79,7 +79,7 @@ std::vector<chaos::MatrixProgram> matrix_programs(const std::vector<std::string>
     const real::RealSystem* s = real::find_real_system(name);
     if (s == nullptr)
       throw Error(fmt::format("--systems: unknown system '{}' (idbench list)", name));
-    if (s->mariadb_servers > 0) {
+    if (s->servers > 0) {
       throw Error(
           fmt::format("--systems: '{}' runs on a server; its faults are real-chaos's", name));
     }

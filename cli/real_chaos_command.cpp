@@ -11,7 +11,8 @@
 //
 // Exit status: 0 when every verdict passed, 1 when one failed (duplicates, unavailable, fault
 // not applied, no evidence, machine starved), 2 on bad input, 3 when the ptrace injector may
-// not trace the servers (never a fall back to libfaketime), 4 when MariaDB is not installed,
+// not trace the servers (never a fall back to libfaketime), 4 when a server (MariaDB,
+// PostgreSQL, Redis) is not installed,
 // 130 when interrupted (servers, injectors and adapters killed, their directories removed).
 // "config" in --out records the clock injector.
 #include <fmt/format.h>
@@ -102,7 +103,8 @@ void run(RealChaosArgs& args) {
 void add_real_chaos_command(CLI::App& app) {
   auto args = std::make_shared<RealChaosArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "real-chaos", "Play faults on the real systems (MariaDB servers) and judge every ID");
+      "real-chaos",
+      "Play faults on the real systems (MariaDB, PostgreSQL, Redis servers) and judge every ID");
   cmd->add_flag("--list", args->list, "name and describe the scenarios");
   cmd->add_option("--scenario", args->scenario, "a scenario (see --list), or all");
   cmd->add_option("--out", args->out, "write the runs as JSON (with timelines) to FILE");
@@ -120,6 +122,27 @@ void add_real_chaos_command(CLI::App& app) {
                   "auto-increment-kill9: innodb_autoinc_lock_mode values to try")
       ->delimiter(',')
       ->check(CLI::Range(0, 2));
+  cmd->add_option("--synchronous-commit", args->options.synchronous_commit,
+                  "postgres-kill9: PostgreSQL synchronous_commit values to try (on, off)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"on", "off"}));
+  const std::map<std::string, real::RedisPersistence> persistence = {
+      {"always", real::RedisPersistence::aof_always},
+      {"everysec", real::RedisPersistence::aof_everysec},
+      {"rdb", real::RedisPersistence::rdb}};
+  cmd->add_option("--redis-persistence", args->options.redis_persistence,
+                  "redis-kill9: Redis persistence to try: always (appendonly, appendfsync "
+                  "always), everysec, rdb (RDB snapshots only)")
+      ->delimiter(',')
+      ->transform(CLI::CheckedTransformer(persistence));
+  cmd->add_option("--steps", args->options.clock_steps_s,
+                  "postgres-clock-back: the steps back of postgres's wall clock, in s (default 1,5)")
+      ->delimiter(',')
+      ->check(FiniteRange(0.001, 3600.0));
+  cmd->add_option("--rate-clients", args->options.rate_clients,
+                  "postgres-clock-back: the client counts that set its rates")
+      ->delimiter(',')
+      ->check(plumbing::WholeNumber(1, 16));
   cmd->add_option("--system", args->options.system,
                   "only the parts on this real system (idbench list --json: systems)");
   std::map<std::string, chaos::ClockInjector> injectors;
@@ -134,7 +157,7 @@ void add_real_chaos_command(CLI::App& app) {
   cmd->callback([args] {
     try {
       run(*args);
-    } catch (const real::MariadbMissing& e) {
+    } catch (const real::ServerMissing& e) {
       fmt::print(stderr, "idbench: {}\n", e.what());
       throw CLI::RuntimeError(kExitMissingTool);
     }

@@ -3,23 +3,26 @@
 // from several client threads, each with its own program instance and connection.
 //
 //   idbench real --system NAME[,NAME…]|quick|all [--clients 1,8] [--requests 1,1000] [--seconds S]
-//                [--warmup S] [--flush 1,2] [--binlog] [--direct] [--locality-rows N]
+//                [--warmup S] [--flush 1,2] [--binlog] [--synchronous-commit on]
+//                [--redis-persistence always,everysec,rdb] [--direct] [--locality-rows N]
 //                [--locality-seconds S] [--quiet] [--out FILE]
 //   idbench real --exec 'CMD ARGS…' [--timeout-ms MS] [--clients …] [--requests …] [--seconds S]
 //                [--out FILE]
 //
-// quick: the systems of ./run.sh's quick pass, 1.5 s per cell after 0.25 s of warm-up; all: every system, 10 s per cell;
-// one system: 3 s per cell. First, the harness's own hop: the same cells through the null
-// adapter (no system). Each cell shows, beside its end-to-end figure, the system's own share
-// as the adapter timed it; --direct adds a direct client's figure to every MariaDB cell. Then, per
-// system, the locality of its real IDs: --locality-rows IDs from 1 client and from the most
+// quick: the systems of ./run.sh's quick pass, 1.5 s per cell after 0.25 s of warm-up; all: every
+// system, 10 s per cell; one system: 3 s per cell. First, the harness's own hop: the same cells
+// through the null adapter (no system). Each cell shows, beside its end-to-end figure, the system's
+// own share as the adapter timed it; --direct adds a direct client's figure to every MariaDB cell.
+// Then, per system, the locality of its real IDs: --locality-rows IDs from 1 client and from the
+// most
 // --clients, interleaved as they arrive, through the InnoDB model (bench/real/real_locality.hpp).
 // The JSON (bench/real/run_json.hpp) is rewritten atomically after every cell, so an
 // interrupted run keeps what it measured ("complete": false).
 //
 // Exit status: 0 every cell and locality pass measured; 2 bad input or a cell or pass failed
 // (its error is in the JSON);
-// 4 MariaDB is not installed (the systems without servers still ran); 130 interrupted (no
+// 4 a server (MariaDB, PostgreSQL, Redis) is not installed (the systems without servers still
+// ran); 130 interrupted (no
 // server or program left).
 #include <fmt/format.h>
 
@@ -59,6 +62,8 @@ struct RealArgs {
   std::vector<int> clients{1, 8};
   std::vector<std::uint64_t> requests{1, 1000};
   std::vector<int> flush{1, 2};
+  std::vector<std::string> synchronous_commit{"on"};
+  std::vector<std::string> redis_persistence{"always", "everysec", "rdb"};
   std::optional<double> seconds, warmup;
   std::uint64_t locality_rows = kLocalityRows;
   std::optional<double> locality_seconds;
@@ -99,6 +104,11 @@ RunPlan plan_of(const RealArgs& a, std::string& profile) {
   plan.requests = a.requests;
   plan.flush = a.flush;
   plan.binlog = a.binlog;
+  plan.synchronous_commit = a.synchronous_commit;
+  plan.redis_persistence.clear();
+  for (const std::string& p : a.redis_persistence) {
+    plan.redis_persistence.push_back(real::parse_redis_persistence(p));
+  }
   plan.direct = a.direct;
   plan.hop = true;
   plan.duration_ns = to_ns(seconds);
@@ -174,6 +184,17 @@ void add_real_command(CLI::App& app) {
       ->check(CLI::Range(0, 2))
       ->capture_default_str();
   cmd->add_flag("--binlog", args->binlog, "Servers write a binlog (log_bin, sync_binlog=1)");
+  cmd->add_option("--synchronous-commit", args->synchronous_commit,
+                  "PostgreSQL synchronous_commit values for the PostgreSQL systems (fsync on)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  cmd->add_option("--redis-persistence", args->redis_persistence,
+                  "Redis persistence for the Redis systems: always (appendonly, appendfsync "
+                  "always), everysec (appendfsync everysec), rdb (RDB snapshots only)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"always", "everysec", "rdb"}))
+      ->capture_default_str();
   cmd->add_flag("--direct", args->direct,
                 "After every MariaDB cell, the same SQL from idbench's own threads, one "
                 "connection each (no adapter, no pipe): the reference an application sees");
@@ -199,11 +220,14 @@ void add_real_command(CLI::App& app) {
       throw Error("idbench real needs --system NAME|quick|all or --exec 'CMD'");
     }
     // The bench times round trips of --requests IDs: it reads neither time nor order from them.
-    external::refuse_for_exec(*cmd, {{"--flush", "it sets the MariaDB servers of --system"},
-                                     {"--binlog", "it sets the MariaDB servers of --system"},
-                                     {"--batch", "real asks for --requests IDs per request"},
-                                     {"--id-time", "real reads no time from the IDs"},
-                                     {"--ordering", "real reads no order from the IDs"}});
+    external::refuse_for_exec(
+        *cmd, {{"--flush", "it sets the MariaDB servers of --system"},
+               {"--binlog", "it sets the MariaDB servers of --system"},
+               {"--synchronous-commit", "it sets the PostgreSQL servers of --system"},
+               {"--redis-persistence", "it sets the Redis servers of --system"},
+               {"--batch", "real asks for --requests IDs per request"},
+               {"--id-time", "real reads no time from the IDs"},
+               {"--ordering", "real reads no order from the IDs"}});
     run_real(*args);
   });
 }

@@ -1,16 +1,14 @@
 // etcd_cluster.cpp — a private N-member etcd cluster: ports, flags, start, wait, stop.
 #include "coord/etcd_cluster.hpp"
 
-#include <arpa/inet.h>
 #include <fmt/format.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <thread>
 
 #include "plumbing/child_process.hpp"
+#include "plumbing/free_ports.hpp"
 #include "plumbing/temp_dir.hpp"
 
 namespace idbench::coord {
@@ -23,28 +21,6 @@ constexpr std::int64_t kStartTimeoutNs = 30 * kSecondNs;
 constexpr const char* kMissing =
     "etcd is not installed: --worker-ids etcd needs the Debian package etcd-server "
     "(apt-get install etcd-server etcd-client; ./run.sh installs them)";
-
-// `count` distinct free loopback ports: all bound to port 0 at once, then released.
-std::vector<int> free_ports(int count) {
-  std::vector<int> fds, ports;
-  for (int i = 0; i < count; ++i) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-      if (fd >= 0) ::close(fd);
-      for (int f : fds) ::close(f);
-      throw Error("cannot find a free loopback port for etcd");
-    }
-    fds.push_back(fd);
-    ports.push_back(ntohs(addr.sin_port));
-  }
-  for (int f : fds) ::close(f);
-  return ports;
-}
 
 }  // namespace
 
@@ -141,7 +117,7 @@ EtcdCluster::EtcdCluster(EtcdClusterOptions options) {
   State& st = *state_;
   st.binary = std::move(binary);
   const int n = st.options.members;
-  const std::vector<int> ports = free_ports(2 * n);
+  const std::vector<int> ports = plumbing::free_loopback_ports(2 * n, "etcd");
   for (int i = 0; i < n; ++i) {
     st.clients.push_back({"127.0.0.1", ports[2 * i]});
     st.peer_ports.push_back(ports[2 * i + 1]);

@@ -34,6 +34,10 @@ constexpr Layout::Preset kPresets[] = {
     {"baidu", "ts=28,node=22,seq=13,unit=1s,epoch=1463673600000",
      "Baidu uid-generator: 28-bit s since 2016-05-20 China time (ran out 2024-11-20), 22-bit "
      "worker, 13-bit seq"},
+    // Instagram's PL/pgSQL next_id() ("Sharding & IDs at Instagram", 2012): all 64 bits, 41 of
+    // ms since its epoch, a 13-bit logical shard, 10 bits of nextval() % 1024.
+    {"instagram", "spare=0,ts=41,node=13,seq=10,epoch=1314220021721",
+     "Instagram next_id(): 41-bit ms since 2011-08-24, 13-bit shard, 10-bit nextval % 1024"},
     // A bench layout whose 20-bit sequence (1,048,576 per ms, ~1 G IDs/s) is never the limit,
     // so throughput measures synchronisation, not the format. 38 bits of ms from 2026-01-01
     // last until 2034-09; 4 node bits give thread-local its 16 per-thread node ids.
@@ -53,6 +57,8 @@ std::vector<NodePart> name_parts(std::string_view preset, std::vector<NodePart> 
     parts[0].name = "machine";
   } else if (preset == "baidu") {
     parts[0].name = "worker";
+  } else if (preset == "instagram") {
+    parts[0].name = "shard";
   }
   return parts;
 }

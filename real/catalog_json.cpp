@@ -52,16 +52,19 @@ json to_json(const Layout::Preset& preset) {
 // A real system as data: what its adapter's IDs are (as --exec describes them) and its servers.
 json to_json(const RealSystem& s) {
   json servers = json::array();
-  for (int i = 0; i < s.mariadb_servers; ++i) {
-    const MariadbSettings m = s.server_settings(i, {});
-    servers.push_back({{"auto_increment_increment", m.auto_increment_increment},
-                       {"auto_increment_offset", m.auto_increment_offset}});
+  for (int i = 0; i < s.servers; ++i) {
+    const MariadbSettings m = s.server_settings(i, {}).mariadb;
+    servers.push_back(s.server_kind == ServerKind::mariadb
+                          ? json{{"auto_increment_increment", m.auto_increment_increment},
+                                 {"auto_increment_offset", m.auto_increment_offset}}
+                          : json::object());
   }
   json j = {{"name", s.name},
             {"summary", s.summary},
             {"scheme", s.scheme},
             {"lower_bound_variant", s.lower_bound_variant},
-            {"mariadb_servers", s.mariadb_servers},
+            {"server_kind", name_of(s.server_kind)},
+            {"servers", s.servers},
             {"server_settings", servers},
             {"command", s.exec.command},
             {"id_time", name_of(s.exec.id_time)},

@@ -97,8 +97,9 @@ TEST(ListJson, CarriesEveryRealSystem) {
     ASSERT_NE(j, nullptr) << s.name;
     EXPECT_EQ(j->at("scheme"), s.scheme);
     EXPECT_EQ(j->at("lower_bound_variant"), s.lower_bound_variant);
-    EXPECT_EQ(j->at("mariadb_servers"), s.mariadb_servers);
-    EXPECT_EQ(j->at("server_settings").size(), static_cast<std::size_t>(s.mariadb_servers));
+    EXPECT_EQ(j->at("server_kind"), name_of(s.server_kind));
+    EXPECT_EQ(j->at("servers"), s.servers);
+    EXPECT_EQ(j->at("server_settings").size(), static_cast<std::size_t>(s.servers));
     EXPECT_EQ(j->at("command"), s.exec.command);
     EXPECT_EQ(j->at("ordering"), name_of(s.exec.ordering));
   }

@@ -20,9 +20,10 @@ target_link_libraries(idbench_real_faults
   PUBLIC idbench_real idbench_external idbench_chaos idbench_check idbench_fault
          idbench_real_client_node idbench_exec_options nlohmann_json::nlohmann_json
   PRIVATE fmt::fmt)
-# The scenarios run the MariaDB adapter, in client nodes started from the pool's directory, and
-# under --clock-injector ptrace idbench-inject beside the running executable.
-add_dependencies(idbench_real_faults idbench-mariadb-adapter idbench-real-client idbench-inject)
+# The scenarios run the database adapters, in client nodes started from the pool's directory,
+# and under --clock-injector ptrace idbench-inject beside the running executable.
+add_dependencies(idbench_real_faults idbench-mariadb-adapter idbench-postgres-adapter
+                 idbench-redis-adapter idbench-real-client idbench-inject)
 
 # Figures and verdicts on planted records: no servers.
 idbench_test(faults_judge_test SOURCES faults_judge_test.cpp LIBS idbench_real_faults)
@@ -65,3 +66,19 @@ set_tests_properties(faults_left_nothing PROPERTIES LABELS unit FIXTURES_CLEANUP
 # uuid-clock-back under --clock-injector ptrace: idbench-inject attached to the RUNNING servers
 # (same pid throughout), the probe shows the step, UUID()'s time does not follow it; nothing left.
 real_server_test(faults_ptrace_test faults_ptrace_test.cpp)
+# PostgreSQL and Redis servers and the schemes on them (skipped when not installed): durability
+# stated, kill -9 and restart, a restore, every scheme's IDs through its adapter.
+real_server_test(servers_test servers_test.cpp)
+# kill -9 on real PostgreSQL and Redis servers: Redis under RDB only must be caught repeating
+# values; appendfsync always and a PostgreSQL sequence (synchronous_commit on) are kept. A step
+# back of postgres's clock: Instagram's duplicates as the arithmetic predicts.
+real_server_test(faults_servers_test faults_servers_test.cpp)
+# `idbench real` on a PostgreSQL and a Redis system, killed with -9 and interrupted: no server
+# or adapter left, the killed run's directory (and SysV segment) swept by the next.
+foreach(kind postgres redis)
+  add_test(NAME real_${kind}_leaves_nothing
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/servers_left_nothing.sh $<TARGET_FILE:idbench>
+                   ${kind})
+  set_tests_properties(real_${kind}_leaves_nothing PROPERTIES
+    LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 300 FIXTURES_REQUIRED locality_engines)
+endforeach()

@@ -5,17 +5,26 @@
 #include "real/faults.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <stdexcept>
 
+#include "external/program.hpp"
 #include "fault/nemesis.hpp"
 #include "fault/timeline.hpp"
 #include "generators/errors.hpp"
+#include "generators/layout.hpp"
 #include "plumbing/child_process.hpp"
+#include "plumbing/free_ports.hpp"
 #include "plumbing/raw_time.hpp"
 #include "real/faults_clients.hpp"
 #include "real/faults_judge.hpp"
+#include "real/postgres_server.hpp"
+#include "real/redis_server.hpp"
 #include "real/server_clock_attach.hpp"
 #include "real/server_clock_nemesis.hpp"
 #include "real/server_nemesis.hpp"
@@ -39,9 +48,11 @@ std::int64_t seconds_ns(double seconds) { return std::llround(seconds * 1e9); }
 // by 2 from offsets 1 and 2, so odd IDs are server 0's and even IDs server 1's.
 ServerOf by_offset(RunningSystem& run) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> counting;  // (increment, offset)
-  for (MariadbServer* s : run.servers()) {
-    counting.emplace_back(static_cast<std::uint64_t>(s->settings().auto_increment_increment),
-                          static_cast<std::uint64_t>(s->settings().auto_increment_offset));
+  if (run.system().server_kind != ServerKind::mariadb) return one_server;
+  for (std::size_t i = 0; i < run.servers().size(); ++i) {
+    const MariadbSettings& m = run.settings(i).mariadb;
+    counting.emplace_back(static_cast<std::uint64_t>(m.auto_increment_increment),
+                          static_cast<std::uint64_t>(m.auto_increment_offset));
   }
   if (counting.size() < 2) return one_server;
   return [counting](const Id& id) {
@@ -172,10 +183,11 @@ FaultPart part_of(const RealSystem& s, RunningSystem& run) {
   p.settings = run.describe();
   p.width = s.exec.width.value_or(IdWidth::bits64);
   p.id_time = s.exec.id_time;
+  p.layout = s.exec.layout;
   return p;
 }
 
-void finish(FaultPart& p) { p.figures = analyse_faults(p.records, p.width, p.id_time); }
+void finish(FaultPart& p) { p.figures = analyse_faults(p.records, p.width, p.id_time, p.layout); }
 
 // Says what the part's adapters wrote on stderr (captured, so --quiet is quiet): their other
 // lines, then their summed counters.
@@ -191,17 +203,16 @@ void say_adapter_stderr(const Stage& st, const FaultPart& p) {
 // One system's part of a scenario under load: its servers up, the part begun, its clients
 // asking (the ticket pair's IDs attributed to their server by parity).
 struct UnderLoad {
-  UnderLoad(Stage& st, const RealSystem& sys, const MariadbSettings& base,
-            const FaultOptions& o)
+  UnderLoad(Stage& st, const RealSystem& sys, const ServerSettings& base, const FaultOptions& o)
       : run(sys, base), part(part_of(sys, run)) {
     st.begin(part.records, static_cast<int>(run.servers().size()));
     pool = std::make_unique<ClientPool>(run.exec_spec(), o.clients, by_offset(run));
   }
-  MariadbServer& server(std::size_t i) { return *run.servers().at(i); }
+  Server& server(std::size_t i) { return *run.servers().at(i); }
   // Ends the part: its clients stopped and collected, what they gathered analysed.
   FaultPart& collect(Stage& st) {
     pool->stop_into(part.records);
-    for (MariadbServer* s : run.servers()) part.server_logs.push_back(s->log_tail());
+    for (Server* s : run.servers()) part.server_logs.push_back(s->log_tail());
     st.end(part.records);
     finish(part);
     say_adapter_stderr(st, part);
@@ -221,8 +232,8 @@ struct Crash {
 // kill -9 of `server` (called `who` in the events), `down_s` × the time scale of load without
 // it, then its restart, through crash recovery, until it answers again: the server's nemesis
 // plays the crash and the restart, the harness records that it answers.
-Crash crash_and_restart(Stage& st, UnderLoad& u, MariadbServer& server,
-                        const std::string& who, double down_s) {
+Crash crash_and_restart(Stage& st, UnderLoad& u, Server& server, const std::string& who,
+                        double down_s) {
   Crash c{};
   ServerCrashNemesis crash(server);
   c.killed_ns = st.play(crash, {.op = "kill", .what = "kill -9 of " + who}, {&u.part.records});
@@ -276,30 +287,29 @@ void collect_pair(Stage& st, ClientPool& pa, ClientPool& pb, FaultPart& a, Fault
   say_adapter_stderr(st, b);
 }
 
-// The server's wall clock against true time, by its own SYSDATE(6).
-ClockProbe probe(MariadbServer& server) {
+// The server's wall clock against true time, by its own clock function (server.hpp).
+ClockProbe probe(Server& server) {
   const std::int64_t before = plumbing::true_ns();
-  const std::string text = server.query("SELECT UNIX_TIMESTAMP(SYSDATE(6))");
+  const double server_s = server.clock_unix_s();
   const std::int64_t after = plumbing::true_ns();
-  double server_s = 0;
-  try {
-    server_s = std::stod(text);
-  } catch (const std::exception&) {
-    throw Error(fmt::format("the server's clock probe answered '{}'", one_line(text)));
-  }
   const double true_ms = static_cast<double>(before / 2 + after / 2) / 1e6;
   return {before / 2 + after / 2, server_s * 1e3 - true_ms, server.pid()};
 }
 
-FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
-  Stage st("ticket-restore", o);
-  UnderLoad u(st, sys, MariadbSettings{}, o);
+// Server 0 copied at 1 s (a cold copy; PostgreSQL: pg_basebackup while it serves), serving on,
+// then stopped, its data restored from the copy and started: its counter goes back.
+FaultPart restore_on(std::string_view scenario, const RealSystem& sys, const FaultOptions& o) {
+  Stage st(std::string(scenario), o);
+  UnderLoad u(st, sys, ServerSettings{}, o);
   FaultRecords& r = u.part.records;
   const ClientPool& pool = *u.pool;
   SnapshotNemesis snapshots(u.server(0));
+  const bool hot = sys.server_kind == ServerKind::postgres;
   st.hold(1.0, "serving", {&pool});
   st.play(snapshots,
-          {.op = "snapshot", .what = "snapshot of server 0 (a cold copy of its data directory)"},
+          {.op = "snapshot",
+           .what = hot ? "snapshot of server 0 (pg_basebackup while it serves)"
+                       : "snapshot of server 0 (a cold copy of its data directory)"},
           {&r});
   const std::int64_t copied_ns = st.event({&r}, "server 0 serves again after the snapshot");
   const std::vector<std::uint64_t> at_copy = pool.ids_per_client();
@@ -317,9 +327,24 @@ FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
   return std::move(p);
 }
 
+FaultPart ticket_restore_on(const RealSystem& sys, const FaultOptions& o) {
+  return restore_on("ticket-restore", sys, o);
+}
+
 FaultRun ticket_restore(const FaultOptions& o) {
   return on_each("ticket-restore", {"mariadb-ticket-pair-myisam", "mariadb-ticket-update"}, o,
                  ticket_restore_on);
+}
+
+FaultPart postgres_restore_on(const RealSystem& sys, const FaultOptions& o) {
+  return restore_on("postgres-restore", sys, o);
+}
+
+// PostgreSQL restored from a base backup taken while it served: its sequences go back to the
+// backup's end.
+FaultRun postgres_restore(const FaultOptions& o) {
+  return on_each("postgres-restore", {"postgres-sequence", "postgres-instagram-next-id"}, o,
+                 postgres_restore_on);
 }
 
 FaultPart ticket_server_down_on(const RealSystem& sys, const FaultOptions& o) {
@@ -344,41 +369,111 @@ std::string kill9_label(int flush, int lock_mode) {
                      lock_mode);
 }
 
-FaultPart auto_increment_kill9_once(const RealSystem& sys, const FaultOptions& o, int flush,
-                                    int lock_mode) {
-  Stage st("auto-increment-kill9", o);
-  MariadbSettings base;
-  base.flush_log_at_trx_commit = flush;
-  base.autoinc_lock_mode = lock_mode;
+// The server process a kill -9 takes down, as the events name it.
+std::string process_of(const RealSystem& s) {
+  switch (s.server_kind) {
+    case ServerKind::postgres:
+      return "postgres";
+    case ServerKind::redis:
+      return "redis-server";
+    default:
+      return "mariadbd";
+  }
+}
+
+// A counter's values never handed out between its smallest and largest: what a crash
+// recovery skipped (a sequence restarts past the last value it logged).
+void add_gap_finding(FaultPart& p) {
+  std::vector<std::uint64_t> v;
+  for (const IssuedId& s : p.records.ids) v.push_back(s.id.lo);
+  if (v.empty()) return;
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  p.verdict.findings.push_back(
+      fmt::format("{} values between {} and {} were never handed out (the counter skipped them)",
+                  v.back() - v.front() + 1 - v.size(), v.front(), v.back()));
+}
+
+// One kill -9 part: the server of `sys` started with `base`, serving, killed, restarted through
+// its recovery (its WAL, its append-only file, its last RDB snapshot), serving again.
+FaultPart kill9_once(std::string_view scenario, const RealSystem& sys, const FaultOptions& o,
+                     const ServerSettings& base, std::string label) {
+  Stage st(std::string(scenario), o);
   UnderLoad u(st, sys, base, o);
-  u.part.label = kill9_label(flush, lock_mode);
+  u.part.label = std::move(label);
   st.say(u.part.settings);
   st.hold(1.5, "serving", {u.pool.get()});
   st.await_issuing(*u.pool, {}, "before the crash");
-  const Crash c = crash_and_restart(st, u, u.server(0), "mariadbd", 0);
+  const Crash c = crash_and_restart(st, u, u.server(0), process_of(sys), 0);
   const std::vector<std::uint64_t> at_back = u.pool->ids_per_client();
   st.hold(1.5, "serving after recovery", {u.pool.get()});
   st.await_issuing(*u.pool, at_back, "after recovery");
   FaultPart& p = u.collect(st);
   p.verdict = judge_kill9(p, c.killed_ns, c.back_ns);
+  if (p.id_time == IdTime::none && p.width == IdWidth::bits64) add_gap_finding(p);
   return std::move(p);
 }
 
-FaultRun auto_increment_kill9(const FaultOptions& o) {
-  FaultRun r{"auto-increment-kill9", "", {}, {}};
-  for (const RealSystem* s : systems_for("auto-increment-kill9", {"mariadb-auto-increment"}, o)) {
-    for (const int flush : o.flush_values) {
-      for (const int lock_mode : o.lock_modes) {
-        const std::string label = kill9_label(flush, lock_mode);
-        add_parts(r,
-                  play_unstarved(
-                      [&] { return one_part(auto_increment_kill9_once(*s, o, flush, lock_mode)); },
-                      one_part(shape_of(*s, label)), kStarvedRetries,
-                      progress_of("auto-increment-kill9", o)));
-      }
+// A kill -9 part per (system, durability setting), each played again when starved.
+FaultRun kill9_each(std::string_view scenario, const std::vector<const RealSystem*>& systems,
+                    const std::vector<ServerSettings>& settings, const FaultOptions& o) {
+  FaultRun r{std::string(scenario), "", {}, {}};
+  for (const RealSystem* s : systems) {
+    for (const ServerSettings& base : settings) {
+      const std::string label =
+          s->server_kind == ServerKind::mariadb
+              ? kill9_label(base.mariadb.flush_log_at_trx_commit, base.mariadb.autoinc_lock_mode)
+              : durability_label(s->server_kind, base);
+      add_parts(r,
+                play_unstarved([&] { return one_part(kill9_once(scenario, *s, o, base, label)); },
+                               one_part(shape_of(*s, label)), kStarvedRetries,
+                               progress_of(std::string(scenario), o)));
     }
   }
   return r;
+}
+
+FaultRun auto_increment_kill9(const FaultOptions& o) {
+  std::vector<ServerSettings> settings;
+  for (const int flush : o.flush_values) {
+    for (const int lock_mode : o.lock_modes) {
+      MariadbSettings m;
+      m.flush_log_at_trx_commit = flush;
+      m.autoinc_lock_mode = lock_mode;
+      settings.emplace_back(m);
+    }
+  }
+  return kill9_each("auto-increment-kill9",
+                    systems_for("auto-increment-kill9", {"mariadb-auto-increment"}, o), settings,
+                    o);
+}
+
+// PostgreSQL: sequences are WAL-logged 32 values ahead of what they hand out; crash recovery
+// restarts them past the last logged value (a gap), per synchronous_commit.
+FaultRun postgres_kill9(const FaultOptions& o) {
+  std::vector<ServerSettings> settings;
+  for (const std::string& sync : o.synchronous_commit) {
+    ServerSettings s;
+    s.postgres.synchronous_commit = sync;
+    settings.push_back(s);
+  }
+  return kill9_each(
+      "postgres-kill9",
+      systems_for("postgres-kill9",
+                  {"postgres-sequence", "postgres-sequence-cache50", "postgres-identity"}, o),
+      settings, o);
+}
+
+// Redis: INCR's counter after the restart is what the append-only file or the last RDB
+// snapshot held, per persistence setting.
+FaultRun redis_kill9(const FaultOptions& o) {
+  std::vector<ServerSettings> settings;
+  for (const RedisPersistence p : o.redis_persistence) {
+    ServerSettings s;
+    s.redis.persistence = p;
+    settings.push_back(s);
+  }
+  return kill9_each("redis-kill9", systems_for("redis-kill9", {"redis-incr"}, o), settings, o);
 }
 
 // How the UUID servers start on the faked clock: under it from their first instruction
@@ -399,9 +494,7 @@ struct UuidRig {
     if (start == UuidStart::on_the_clock) s.launcher = clock.launcher();
     return s;
   }
-  std::vector<MariadbServer*> servers() {
-    return {uuid.servers().at(0), shortid.servers().at(0)};
-  }
+  std::vector<Server*> servers() { return {uuid.servers().at(0), shortid.servers().at(0)}; }
   const RealSystem& uuid_sys;
   const RealSystem& short_sys;
   RunningSystem uuid;
@@ -455,7 +548,7 @@ std::vector<std::unique_ptr<ServerClockAttachment>> attach_running(Stage& st,
                                                                    FaultPart& b) {
   std::vector<std::unique_ptr<ServerClockAttachment>> out;
   if (clock.injector() != chaos::ClockInjector::ptrace) return out;
-  for (MariadbServer* s : rig.servers()) {
+  for (Server* s : rig.servers()) {
     out.push_back(std::make_unique<ServerClockAttachment>(clock, s->pid(), "mariadbd"));
   }
   st.event({&a.records, &b.records},
@@ -560,7 +653,7 @@ std::vector<FaultPart> uuid_short_restart_behind_parts(const FaultOptions& o) {
   pa->stop_into(a.records);
   pb->stop_into(b.records);
   const std::optional<std::int64_t> first_start = short_start_second(b.records);
-  for (MariadbServer* s : rig.servers()) s->stop();
+  for (Server* s : rig.servers()) s->stop();
   st.event({&a.records, &b.records}, "both servers stopped");
   // The clock goes back to the first start's second: the restart reads it as its start time.
   const double behind = first_start ? static_cast<double>(plumbing::true_ns()) / 1e9 -
@@ -599,6 +692,279 @@ FaultRun uuid_short_restart_behind(const FaultOptions& o) {
                    uuid_short_restart_behind_parts);
 }
 
+// Waits (at most 30 s) until the replica's link to its master is up: its first sync done.
+void await_replica_link(Server& replica) {
+  const std::int64_t deadline = plumbing::monotonic_ns() + 30'000'000'000;
+  while (replica.query("INFO replication").find("master_link_status:up") == std::string::npos) {
+    if (plumbing::monotonic_ns() > deadline) {
+      throw Error("the Redis replica did not sync with its master within 30 s");
+    }
+    plumbing::throw_if_interrupted();
+    ::usleep(50'000);
+  }
+}
+
+// Redis's asynchronous replica: a second redis-server replicating the master over a loopback
+// port chosen free now; the clients know both sockets (master first) and hand over to the
+// replica once it answers writes.
+FaultPart redis_promotion_on(const RealSystem& sys, const FaultOptions& o, RedisPersistence p) {
+  Stage st("redis-replica-promotion", o);
+  ServerSettings base;
+  base.redis.persistence = p;
+  base.redis.port = plumbing::free_loopback_ports(1, "the Redis master").front();
+  RunningSystem master(sys, base);
+  ServerSettings replica_settings;
+  replica_settings.redis.persistence = p;
+  replica_settings.redis.replica_of_port = base.redis.port;
+  RedisServer replica(replica_settings.redis);
+  FaultPart part = part_of(sys, master);
+  part.label = "async replica promoted, " + durability_label(ServerKind::redis, base);
+  FaultRecords& r = part.records;
+  st.begin(r, 1);
+  external::ExecSpec spec = master.exec_spec();
+  for (std::string& e : spec.env) {
+    if (e.starts_with(std::string(socket_env(ServerKind::redis)) + "=")) {
+      e += "," + replica.socket();
+    }
+  }
+  await_replica_link(replica);
+  ClientPool pool(spec, o.clients, one_server);
+  st.say(part.settings + "; replica: " + replica.describe());
+  st.hold(1.5, "serving from the master", {&pool});
+  st.await_issuing(pool, {}, "before the crash");
+  ServerCrashNemesis crash(*master.servers().at(0));
+  const std::int64_t killed_ns =
+      st.play(crash, {.op = "kill", .what = "kill -9 of the master redis-server"}, {&r});
+  const std::string replicated = replica.query("GET ids");  // read-only until promoted
+  replica.query("REPLICAOF NO ONE");
+  const std::int64_t promoted_ns =
+      st.event({&r}, "the replica promoted (REPLICAOF NO ONE): it takes writes");
+  const std::vector<std::uint64_t> at_promotion = pool.ids_per_client();
+  st.hold(1.5, "serving from the promoted replica", {&pool});
+  st.await_issuing(pool, at_promotion, "after the promotion");
+  pool.stop_into(r);
+  part.server_logs = {master.servers().at(0)->log_tail(), replica.log_tail()};
+  st.end(r);
+  finish(part);
+  say_adapter_stderr(st, part);
+  part.verdict = judge_kill9(part, killed_ns, promoted_ns);
+  std::uint64_t master_last = 0;
+  for (const IssuedId& s : r.ids) {
+    if (s.true_ns < killed_ns) master_last = std::max(master_last, s.id.lo);
+  }
+  part.verdict.findings.push_back(fmt::format(
+      "when promoted the replica held ids = {}; the master had handed out up to {} before the "
+      "kill: the asynchronous replication's lag",
+      replicated.empty() ? "(none)" : replicated, master_last));
+  return part;
+}
+
+FaultRun redis_replica_promotion(const FaultOptions& o) {
+  const char* scenario = "redis-replica-promotion";
+  FaultRun r{scenario, "", {}, {}};
+  for (const RealSystem* s : systems_for(scenario, {"redis-incr"}, o)) {
+    for (const RedisPersistence p : o.redis_persistence) {
+      ServerSettings shown;
+      shown.redis.persistence = p;
+      const std::string label =
+          "async replica promoted, " + durability_label(ServerKind::redis, shown);
+      add_parts(r, play_unstarved([&] { return one_part(redis_promotion_on(*s, o, p)); },
+                                  one_part(shape_of(*s, label)), kStarvedRetries,
+                                  progress_of(scenario, o)));
+    }
+  }
+  return r;
+}
+
+// PostgreSQL's asynchronous streaming standby (a second postmaster made by pg_basebackup -R,
+// replicating over the primary's unix socket): the primary killed with -9, the standby
+// promoted (pg_promote()), the clients (libpq given both, target_session_attrs=read-write)
+// moving to it.
+FaultPart postgres_promotion_on(const RealSystem& sys, const FaultOptions& o,
+                                const std::string& sync) {
+  Stage st("postgres-standby-promotion", o);
+  ServerSettings base;
+  base.postgres.synchronous_commit = sync;
+  RunningSystem primary(sys, base);
+  FaultPart part = part_of(sys, primary);
+  part.label = "async standby promoted, " + durability_label(ServerKind::postgres, base);
+  FaultRecords& r = part.records;
+  st.begin(r, 1);
+  // The scheme's objects exist on the primary before the standby copies it.
+  {
+    external::Program warm(primary.exec_spec(), 1);
+    std::vector<Id> ids;
+    warm.request(1, ids);
+  }
+  PostgresSettings standby_settings = base.postgres;
+  standby_settings.standby_of = primary.servers().at(0)->socket();
+  PostgresServer standby(standby_settings);
+  external::ExecSpec spec = primary.exec_spec();
+  for (std::string& e : spec.env) {
+    if (e.starts_with(std::string(socket_env(ServerKind::postgres)) + "=")) {
+      e += "," + standby.socket();
+    }
+  }
+  ClientPool pool(spec, o.clients, one_server);
+  st.say(part.settings + "; standby: " + standby.describe());
+  st.hold(1.5, "serving from the primary", {&pool});
+  st.await_issuing(pool, {}, "before the crash");
+  ServerCrashNemesis crash(*primary.servers().at(0));
+  const std::int64_t killed_ns =
+      st.play(crash, {.op = "kill", .what = "kill -9 of the primary postgres"}, {&r});
+  const std::string replayed = standby.query("SELECT pg_last_wal_replay_lsn()");
+  standby.query("SELECT pg_promote()");
+  const std::int64_t promoted_ns =
+      st.event({&r}, "the standby promoted (pg_promote()): it takes writes");
+  const std::vector<std::uint64_t> at_promotion = pool.ids_per_client();
+  st.hold(1.5, "serving from the promoted standby", {&pool});
+  st.await_issuing(pool, at_promotion, "after the promotion");
+  pool.stop_into(r);
+  part.server_logs = {primary.servers().at(0)->log_tail(), standby.log_tail()};
+  st.end(r);
+  finish(part);
+  say_adapter_stderr(st, part);
+  part.verdict = judge_kill9(part, killed_ns, promoted_ns);
+  part.verdict.findings.push_back(
+      fmt::format("the standby had replayed the primary's WAL up to {} when promoted", replayed));
+  add_gap_finding(part);
+  return part;
+}
+
+FaultRun postgres_standby_promotion(const FaultOptions& o) {
+  const char* scenario = "postgres-standby-promotion";
+  FaultRun r{scenario, "", {}, {}};
+  for (const RealSystem* s : systems_for(scenario, {"postgres-sequence"}, o)) {
+    for (const std::string& sync : o.synchronous_commit) {
+      const std::string label = "async standby promoted, synchronous_commit=" + sync;
+      add_parts(r, play_unstarved([&] { return one_part(postgres_promotion_on(*s, o, sync)); },
+                                  one_part(shape_of(*s, label)), kStarvedRetries,
+                                  progress_of(scenario, o)));
+    }
+  }
+  return r;
+}
+
+// Instagram's next_id() repeats an ID only when a ms the stepped clock lives again meets the
+// same nextval() % 1024. The arithmetic, from the ms the IDs carry and how many IDs were issued
+// in between (each took one nextval()), never from their sequence bits: a ms in which `a` IDs
+// were issued before the step took `a` consecutive residues from r; when the clock lives it
+// again, d nextval()s later, its `b` IDs take `b` residues from r + d (mod 1024); they collide
+// where the two arcs overlap. So a step of S s at R IDs/s repeats IDs only when R·S mod 1024 is
+// within the IDs of one ms of a multiple of 1024.
+double predicted_instagram_duplicates(const FaultPart& p, std::int64_t step_ns) {
+  const Layout instagram = Layout::parse("instagram", std::numeric_limits<std::int64_t>::max());
+  std::vector<const IssuedId*> by_time;
+  for (const IssuedId& s : p.records.ids) by_time.push_back(&s);
+  std::stable_sort(by_time.begin(), by_time.end(),
+                   [](const IssuedId* x, const IssuedId* y) { return x->mono_ns < y->mono_ns; });
+  struct Ms {
+    std::int64_t first_before = -1, first_after = -1;  // positions in issue order
+    std::int64_t before = 0, after = 0;
+  };
+  std::map<std::int64_t, Ms> per_ms;
+  for (std::size_t i = 0; i < by_time.size(); ++i) {
+    Ms& m = per_ms[instagram.decode(by_time[i]->id.lo).tick];
+    const bool before = by_time[i]->true_ns < step_ns;
+    std::int64_t& first = before ? m.first_before : m.first_after;
+    if (first < 0) first = static_cast<std::int64_t>(i);
+    ++(before ? m.before : m.after);
+  }
+  double expected = 0;
+  for (const auto& [tick, m] : per_ms) {
+    if (m.before == 0 || m.after == 0) continue;
+    const std::int64_t d = (m.first_after - m.first_before) % 1024;
+    // Overlap of [0, before) and [d, d + after) on a circle of 1024.
+    for (const std::int64_t shift : {d, d - 1024}) {
+      expected += static_cast<double>(std::max<std::int64_t>(
+          0, std::min(m.before, shift + m.after) - std::max<std::int64_t>(0, shift)));
+    }
+  }
+  return expected;
+}
+
+// One part of postgres-clock-back: `sys` on a PostgreSQL started on the faked clock, its wall
+// clock stepped back `step_s` while `clients` clients ask (the rate), probed before and after.
+FaultPart postgres_clock_back_once(const RealSystem& sys, const FaultOptions& o, double step_s,
+                                   unsigned clients) {
+  Stage st("postgres-clock-back", o);
+  ServerClockNemesis clock(o.clock_injector);
+  if (const auto user = plumbing::unprivileged_user_if_root()) clock.give_to(*user);
+  ServerSettings base;
+  base.postgres.env = clock.env();
+  base.postgres.launcher = clock.launcher();  // ptrace: postgres under the injector from start
+  FaultOptions at_rate = o;
+  at_rate.clients = clients;
+  UnderLoad u(st, sys, base, at_rate);
+  FaultRecords& r = u.part.records;
+  u.part.label =
+      fmt::format("step back {} s, {} client{}", step_s, clients, clients == 1 ? "" : "s");
+  r.probes.push_back(probe(u.server(0)));
+  // The ms a step back lives again are those of the last `step_s` before it: served for the
+  // step and 1 s more before it (whatever the time scale), so that the window after the step
+  // meets issued ms.
+  st.hold((step_s + 1.0) / o.time_scale, "serving", {u.pool.get()});
+  st.await_issuing(*u.pool, {}, "before the step");
+  const std::int64_t step_ns =
+      st.play(clock,
+              {.op = "step",
+               .step_ns = -seconds_ns(step_s),
+               .what = fmt::format("postgres's wall clock stepped back {} s", step_s)},
+              {&r});
+  r.probes.push_back(probe(u.server(0)));
+  const std::vector<std::uint64_t> at_step = u.pool->ids_per_client();
+  st.hold(std::min(step_s, 3.0), "serving with the clock behind", {u.pool.get()});
+  st.await_issuing(*u.pool, at_step, "after the step");
+  r.probes.push_back(probe(u.server(0)));
+  FaultPart& p = u.collect(st);
+  p.verdict = judge_uuid_clock_back(p, step_ns, step_s);
+  const double seconds = static_cast<double>(r.stop_mono_ns - r.start_mono_ns) / 1e9;
+  p.verdict.findings.push_back(fmt::format("rate: {:.0f} IDs/s from {} client{}",
+                                           static_cast<double>(p.figures.ids) / seconds, clients,
+                                           clients == 1 ? "" : "s"));
+  if (p.layout == "instagram") {
+    p.verdict.findings.push_back(fmt::format(
+        "predicted duplicates (a repeated ms meeting the same nextval % 1024, from the ms the "
+        "IDs carry and the IDs issued in between): {:.0f}; measured: {}",
+        predicted_instagram_duplicates(p, step_ns), p.figures.duplicates));
+  }
+  return std::move(p);
+}
+
+// Instagram's next_id() and uuid_generate_v1() under a server clock stepped back, per step and
+// rate.
+FaultRun postgres_clock_back(const FaultOptions& o) {
+  const char* scenario = "postgres-clock-back";
+  // The ptrace injector runs as the server's user, which cannot open the root-owned clock page:
+  // no part is played, each says so (never a fall back to libfaketime, never "kept").
+  const bool unreachable =
+      o.clock_injector == chaos::ClockInjector::ptrace && plumbing::unprivileged_user_if_root();
+  FaultRun r{scenario, "", {}, {}};
+  for (const RealSystem* s :
+       systems_for(scenario, {"postgres-instagram-next-id", "postgres-uuid-v1"}, o)) {
+    for (const double step : o.clock_steps_s) {
+      for (const unsigned clients : o.rate_clients) {
+        if (unreachable) {
+          FaultPart p = shape_of(*s, fmt::format("step back {} s, {} clients", step, clients));
+          p.verdict = {fault::Outcome::fault_not_applied,
+                       "--clock-injector ptrace: postgres runs as nobody when idbench is root, "
+                       "and the injector under it cannot open idbench's clock page (use "
+                       "libfaketime)",
+                       {}};
+          r.parts.push_back(std::move(p));
+          continue;
+        }
+        add_parts(
+            r, play_unstarved(
+                   [&] { return one_part(postgres_clock_back_once(*s, o, step, clients)); },
+                   one_part(shape_of(*s, fmt::format("step back {} s, {} clients", step, clients))),
+                   kStarvedRetries, progress_of(scenario, o)));
+      }
+    }
+  }
+  return r;
+}
+
 struct Entry {
   FaultScenario about;
   FaultRun (*run)(const FaultOptions&);
@@ -618,11 +984,36 @@ const std::vector<Entry>& entries() {
         "kill -9 and restart of mariadbd under AUTO_INCREMENT load, per "
         "innodb_flush_log_at_trx_commit: is any value handed out twice?"},
        auto_increment_kill9},
+      {{"postgres-kill9",
+        "kill -9 of postgres under nextval() and IDENTITY load and crash recovery from the WAL, "
+        "per synchronous_commit: gaps expected, is any value handed out twice?"},
+       postgres_kill9},
+      {{"postgres-restore",
+        "PostgreSQL restored from a pg_basebackup taken while it served: its sequence goes back, "
+        "nextval() and Instagram's next_id() hand out values again"},
+       postgres_restore},
+      {{"redis-kill9",
+        "kill -9 of redis-server under INCR load and its restart, per persistence (appendfsync "
+        "always, everysec, RDB only): values handed out twice?"},
+       redis_kill9},
+      {{"postgres-standby-promotion",
+        "the PostgreSQL primary killed with -9 and its asynchronous streaming standby promoted: "
+        "does the promoted standby's sequence hand out values again?"},
+       postgres_standby_promotion},
+      {{"redis-replica-promotion",
+        "the Redis master killed with -9 and its asynchronous replica promoted (REPLICAOF NO "
+        "ONE): INCR values the replica had not received are handed out again"},
+       redis_replica_promotion},
       {{"uuid-clock-back",
         "mariadbd's wall clock stepped back 5 s while it serves UUID() and UUID_SHORT(): "
         "started under libfaketime, or (--clock-injector ptrace) the running server attached "
         "by idbench-inject"},
        uuid_clock_back},
+      {{"postgres-clock-back",
+        "postgres's wall clock stepped back (1 and 5 s; --steps) at two rates while it serves "
+        "Instagram's next_id() and uuid_generate_v1(): duplicates beside the arithmetic's "
+        "prediction"},
+       postgres_clock_back},
       {{"uuid-short-restart-behind",
         "mariadbd restarted with its clock back at its first start's second: UUID_SHORT() "
         "takes its high bits from the start time"},

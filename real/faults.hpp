@@ -70,12 +70,11 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "chaos/clock_injector.hpp"
 #include "external/stderr_capture.hpp"
@@ -84,6 +83,7 @@
 #include "generators/errors.hpp"
 #include "generators/id.hpp"
 #include "generators/registry.hpp"
+#include "real/server.hpp"
 
 namespace idbench::real {
 
@@ -167,8 +167,9 @@ struct FaultFigures {
 inline constexpr double kTimelineBucketMs = 100;
 
 // Pure: the figures from the records. `id_time` says how an ID carries its time (IdTime::uuid
-// for UUID(); none for counters).
-FaultFigures analyse_faults(const FaultRecords& records, IdWidth width, IdTime id_time);
+// for UUID(); none for counters; IdTime::layout by `layout`, a preset or spec).
+FaultFigures analyse_faults(const FaultRecords& records, IdWidth width, IdTime id_time,
+                            const std::string& layout = "");
 
 // One system's part of a scenario (a scenario may run several, e.g. UUID() and UUID_SHORT()).
 struct FaultPart {
@@ -177,6 +178,7 @@ struct FaultPart {
   std::string label;     // what varies between parts ("innodb_flush_log_at_trx_commit=2")
   IdWidth width = IdWidth::bits64;
   IdTime id_time = IdTime::none;
+  std::string layout;  // IdTime::layout: the layout its IDs decode by ("instagram")
   FaultRecords records;
   FaultFigures figures;
   // kept, available, DUPLICATES, unavailable, no evidence, fault not applied or machine
@@ -207,6 +209,15 @@ struct FaultOptions {
   // innodb_autoinc_lock_mode values (1 is MariaDB 10.11's default, 2 interleaved).
   std::vector<int> flush_values = {1, 2, 0};
   std::vector<int> lock_modes = {1, 2};
+  // postgres-kill9: PostgreSQL's synchronous_commit values to try.
+  std::vector<std::string> synchronous_commit = {"on", "off"};
+  // postgres-clock-back: the steps back (s) of the server's wall clock, and the client counts
+  // that set the two rates.
+  std::vector<double> clock_steps_s = {1, 5};  // --steps 1,5,60 adds a minute-long step
+  std::vector<unsigned> rate_clients = {1, 4};
+  // redis-kill9: Redis's persistence settings to try.
+  std::vector<RedisPersistence> redis_persistence = {
+      RedisPersistence::aof_always, RedisPersistence::aof_everysec, RedisPersistence::rdb};
   // Evidence on both sides of a fault: before it, and after the recovery, every client must
   // have received `issuing_ids` IDs within `issuing_deadline_s`; else the machine starved the
   // clients, and the part is played again (kStarvedRetries times at most).

@@ -14,7 +14,11 @@ namespace {
 
 double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
-// unix_ms_of() reads a layout only for IdTime::layout, which no real system here has.
+// A layout's epoch is checked against no time here: the IDs were issued already.
+constexpr std::int64_t kNoEpochCheck = std::numeric_limits<std::int64_t>::max();
+
+// unix_ms_of() reads a layout only for IdTime::layout (Instagram's next_id()); the others
+// carry their time in a fixed place.
 const Layout& no_layout() {
   static const Layout layout = Layout::parse("twitter");
   return layout;
@@ -136,7 +140,7 @@ void skew(std::optional<double>& lo, std::optional<double>& hi, double v) {
   hi = hi ? std::max(*hi, v) : v;
 }
 
-void timeline_pass(const FaultRecords& r, IdTime id_time,
+void timeline_pass(const FaultRecords& r, IdTime id_time, const Layout& layout,
                    const std::vector<const IssuedId*>& by_time, FaultFigures& f) {
   const std::int64_t bucket_ns = static_cast<std::int64_t>(kTimelineBucketMs * 1e6);
   const std::int64_t span = std::max<std::int64_t>(r.stop_mono_ns - r.start_mono_ns, 0);
@@ -154,7 +158,7 @@ void timeline_pass(const FaultRecords& r, IdTime id_time,
     TimelineBucket& b = f.timeline[bucket(s->mono_ns)];
     if (s->server < b.ids.size()) ++b.ids[s->server];
     if (id_time == IdTime::none) continue;
-    if (const auto t = unix_ms_of(id_time, s->id, no_layout())) {
+    if (const auto t = unix_ms_of(id_time, s->id, layout)) {
       const double v = static_cast<double>(*t) - ms(s->true_ns);
       skew(b.skew_min_ms, b.skew_max_ms, v);
       skew(f.skew_min_ms, f.skew_max_ms, v);
@@ -165,7 +169,8 @@ void timeline_pass(const FaultRecords& r, IdTime id_time,
 
 }  // namespace
 
-FaultFigures analyse_faults(const FaultRecords& records, IdWidth width, IdTime id_time) {
+FaultFigures analyse_faults(const FaultRecords& records, IdWidth width, IdTime id_time,
+                            const std::string& layout) {
   FaultFigures f;
   const auto clients = per_client(records);
   std::vector<const IssuedId*> by_time;
@@ -178,7 +183,8 @@ FaultFigures analyse_faults(const FaultRecords& records, IdWidth width, IdTime i
   order_pass(clients, by_time, OrderKey{id_time}, f);
   availability_pass(records, by_time, f);
   drift_pass(records, by_time, f);
-  timeline_pass(records, id_time, by_time, f);
+  const Layout parsed = layout.empty() ? no_layout() : Layout::parse(layout, kNoEpochCheck);
+  timeline_pass(records, id_time, parsed, by_time, f);
   return f;
 }
 

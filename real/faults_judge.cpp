@@ -62,12 +62,14 @@ struct SkewAround {
   std::string text;
 };
 
-// Embedded time − true time before `at_ns` and from `at_ns + skip_ns` on; nullopt unless the
-// IDs on both sides carry a time.
+// Embedded time − true time before `at_ns - skip_ns / 10` and from `at_ns + skip_ns` on;
+// nullopt unless the IDs on both sides carry a time. A little is left out before the fault too:
+// the step is recorded once its write landed, so a reply that arrived just before that instant
+// may already carry the stepped time.
 std::optional<SkewAround> skew_around(const FaultPart& p, std::int64_t at_ns, std::int64_t skip_ns,
                                       std::string_view what) {
-  const auto before = skew_between(p.records, p.id_time, 0, at_ns);
-  const auto after = skew_between(p.records, p.id_time, at_ns + skip_ns, kForever);
+  const auto before = skew_between(p.records, p.id_time, 0, at_ns - skip_ns / 10, p.layout);
+  const auto after = skew_between(p.records, p.id_time, at_ns + skip_ns, kForever, p.layout);
   if (!before || !after) return std::nullopt;
   return SkewAround{*before, *after,
                     fmt::format("embedded time − true time: {:.1f}..{:.1f} ms before {}, "
@@ -84,9 +86,9 @@ fault::Verdict weigh_clock_fault(const FaultPart& p, std::int64_t at_ns, double 
   const bool applied = probes_show(p.records, at_ns, behind_s * 1e3, probes);
   const std::uint64_t before = ids_between(p.records, 0, at_ns);
   const std::uint64_t after = ids_between(p.records, at_ns, kForever);
-  const std::string numbers = fmt::format(
-      "{}{} IDs before {}, {} after; the server's SYSDATE(6) − true time: {}", lead, before, event,
-      after, probes);
+  const std::string numbers =
+      fmt::format("{}{} IDs before {}, {} after; the server's own clock − true time: {}", lead,
+                  before, event, after, probes);
   return weigh(p.figures, applied, before > 0 && after > 0, numbers, "no duplicates");
 }
 
@@ -118,14 +120,18 @@ std::uint64_t ids_between(const FaultRecords& r, std::int64_t from_ns, std::int6
   }));
 }
 
-std::optional<SkewRange> skew_between(const FaultRecords& r, IdTime id_time,
-                                      std::int64_t from_ns, std::int64_t to_ns) {
-  if (id_time == IdTime::none || id_time == IdTime::layout) return std::nullopt;
-  static const Layout unused = Layout::parse("twitter");  // read for IdTime::layout only
+std::optional<SkewRange> skew_between(const FaultRecords& r, IdTime id_time, std::int64_t from_ns,
+                                      std::int64_t to_ns, const std::string& layout) {
+  if (id_time == IdTime::none || (id_time == IdTime::layout && layout.empty())) {
+    return std::nullopt;
+  }
+  // Read for IdTime::layout only; its epoch is in the past of IDs already issued.
+  const Layout parsed =
+      Layout::parse(layout.empty() ? "twitter" : layout, std::numeric_limits<std::int64_t>::max());
   std::optional<SkewRange> out;
   for (const IssuedId& s : r.ids) {
     if (s.true_ns < from_ns || s.true_ns >= to_ns) continue;
-    const auto t = unix_ms_of(id_time, s.id, unused);
+    const auto t = unix_ms_of(id_time, s.id, parsed);
     if (!t) continue;
     const double v = static_cast<double>(*t) - static_cast<double>(s.true_ns) / 1e6;
     if (!out) out = SkewRange{v, v};

@@ -30,9 +30,9 @@ struct SkewRange {
   double max_ms = 0;
 };
 // Embedded time − true time of the IDs issued in [from_ns, to_ns); nullopt when none carries
-// a time.
-std::optional<SkewRange> skew_between(const FaultRecords& r, IdTime id_time,
-                                      std::int64_t from_ns, std::int64_t to_ns);
+// a time. IdTime::layout IDs decode by `layout` (none given: they carry no time to read).
+std::optional<SkewRange> skew_between(const FaultRecords& r, IdTime id_time, std::int64_t from_ns,
+                                      std::int64_t to_ns, const std::string& layout = "");
 
 // ticket-restore: server 0 copied at `copied_ns`, restored and started at `restored_ns`.
 fault::Verdict judge_ticket_restore(const FaultPart& p, std::int64_t copied_ns,

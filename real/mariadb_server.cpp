@@ -19,6 +19,7 @@
 #include "plumbing/atomic_file.hpp"
 #include "plumbing/db_server.hpp"
 #include "plumbing/temp_dir.hpp"
+#include "real/server_files.hpp"
 
 namespace idbench::real {
 
@@ -44,12 +45,6 @@ MariadbPrograms find_programs() {
                     plumbing::find_program("mariadb")};
   if (p.server.empty() || p.install.empty() || p.client.empty()) throw MariadbMissing(kMissing);
   return p;
-}
-
-void copy_tree(const std::string& from, const std::string& to) {
-  std::error_code ec;
-  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
-  if (ec) throw Error(fmt::format("cannot copy {} to {}: {}", from, to, ec.message()));
 }
 
 // Runs mariadb-install-db into `dir`/data. A private --tmpdir (passed through to the bootstrap
@@ -209,27 +204,23 @@ std::string MariadbServer::describe() {
 
 std::string MariadbServer::query(const std::string& sql) { return state_->db.query(sql); }
 
-std::string MariadbServer::log_tail(std::size_t lines) const {
-  std::string log = plumbing::read_text_file(state_->db.dir() + "/server.log");
-  while (!log.empty() && log.back() == '\n') log.pop_back();
-  std::size_t from = log.size();
-  for (std::size_t n = 0; n < lines && from != std::string::npos && from > 0; ++n) {
-    from = log.rfind('\n', from - 1);
+double MariadbServer::clock_unix_s() {
+  const std::string text = query("SELECT UNIX_TIMESTAMP(SYSDATE(6))");
+  try {
+    return std::stod(text);
+  } catch (const std::exception&) {
+    throw Error(fmt::format("mariadbd's clock answered '{}'", one_line(text)));
   }
-  if (from == std::string::npos) return log;
-  return from == log.size() ? "" : log.substr(from + 1);
+}
+
+std::string MariadbServer::log_tail(std::size_t lines) const {
+  return file_tail_lines(state_->db.dir() + "/server.log", lines);
 }
 
 bool MariadbServer::running() const { return state_->db.running(); }
 
 int MariadbServer::pid() const {
-  const std::string path = state_->db.dir() + "/mysqld.pid";
-  const std::string text = plumbing::read_text_file(path);
-  try {
-    if (running()) return std::stoi(text);
-  } catch (const std::exception&) {
-  }
-  throw Error(fmt::format("mariadbd's pid file {} holds no pid ('{}')", path, one_line(text)));
+  return pid_from_file(state_->db.dir() + "/mysqld.pid", running(), "mariadbd");
 }
 
 void MariadbServer::start() {
@@ -252,14 +243,7 @@ std::string MariadbServer::snapshot() {
 
 void MariadbServer::restore(const std::string& snapshot_path) {
   if (running()) throw Error("MariadbServer::restore: stop the server first");
-  if (!fs::is_directory(snapshot_path)) {
-    throw Error(fmt::format("MariadbServer::restore: no snapshot at {}", snapshot_path));
-  }
-  const std::string data = state_->db.dir() + "/data";
-  std::error_code ec;
-  fs::remove_all(data, ec);
-  if (ec) throw Error(fmt::format("cannot remove {}: {}", data, ec.message()));
-  copy_tree(snapshot_path, data);
+  replace_with_copy(state_->db.dir() + "/data", snapshot_path);
 }
 
 }  // namespace idbench::real

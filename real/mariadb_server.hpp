@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "generators/errors.hpp"
+#include "real/server.hpp"
 
 namespace idbench::real {
 
@@ -35,27 +35,12 @@ inline constexpr const char* kMariadbTemplateEnv = "IDBENCH_MARIADB_TEMPLATE";
 
 // mariadbd, mariadb-install-db or the mariadb client is not installed: exit 4
 // (kExitMissingTool). The message names the Debian packages.
-class MariadbMissing : public Error {
+class MariadbMissing : public ServerMissing {
  public:
-  using Error::Error;
+  using ServerMissing::ServerMissing;
 };
 
-struct MariadbSettings {
-  int flush_log_at_trx_commit = 1;  // innodb_flush_log_at_trx_commit: 1 (the default) or 2
-  bool binlog = false;              // log_bin with sync_binlog=1
-  int autoinc_lock_mode = 2;        // innodb_autoinc_lock_mode (MariaDB 10.11's default is 1)
-  int auto_increment_increment = 1;
-  int auto_increment_offset = 1;
-  // KEY=VALUE entries added to the server's environment (LD_PRELOAD of libfaketime and its
-  // FAKETIME_* settings when the scenario fakes the server's clock).
-  std::vector<std::string> env;
-  // A program (and its arguments) mariadbd runs under, its argv appended: the ptrace clock
-  // injector ({idbench-inject, --page, PATH, --}) when the scenario fakes the clock from the
-  // server's first instruction. Empty: mariadbd itself.
-  std::vector<std::string> launcher;
-};
-
-class MariadbServer {
+class MariadbServer final : public Server {
  public:
   // Sweeps stale leftovers, initialises a data directory and starts the server. Throws
   // MariadbMissing (exit 4: kExitMissingTool) when MariaDB is not installed, Error on failure.
@@ -65,29 +50,33 @@ class MariadbServer {
   MariadbServer(const MariadbServer&) = delete;
   MariadbServer& operator=(const MariadbServer&) = delete;
 
-  const std::string& socket() const;
+  ServerKind kind() const override { return ServerKind::mariadb; }
+  const std::string& socket() const override;
   const MariadbSettings& settings() const;
   // The settings a figure depends on, read back from the running server:
   // "MariaDB 10.11.x, innodb_flush_log_at_trx_commit=1, log_bin=OFF, innodb_autoinc_lock_mode=1".
-  std::string describe();
+  std::string describe() override;
   // One statement through the `mariadb` client (set-up only, never measured).
-  std::string query(const std::string& sql);
+  std::string query(const std::string& sql) override;
+  // UNIX_TIMESTAMP(SYSDATE(6)).
+  double clock_unix_s() override;
   // The last `lines` lines of the server's log (its stdout and stderr over every start): what
   // a failure message shows of the server.
-  std::string log_tail(std::size_t lines = 15) const;
+  std::string log_tail(std::size_t lines = 15) const override;
 
-  bool running() const;
+  bool running() const override;
   // mariadbd's own pid, from its pid file (written at each start): a restart shows as a new
   // pid. Throws Error when the file holds none (the server is not running).
-  int pid() const;
-  void start();  // on the existing data directory; waits until it answers; no-op when running
-  void stop();   // clean shutdown
-  void kill9();  // SIGKILL, no shutdown: a crash
+  int pid() const override;
+  void start()
+      override;  // on the existing data directory; waits until it answers; no-op when running
+  void stop() override;   // clean shutdown
+  void kill9() override;  // SIGKILL, no shutdown: a crash
   // A cold copy of the data directory (the server is stopped for the copy and started again);
   // returns its path, inside this server's private directory.
-  std::string snapshot();
+  std::string snapshot() override;
   // Replaces the data directory with a copy from snapshot(); the server must be stopped.
-  void restore(const std::string& snapshot_path);
+  void restore(const std::string& snapshot_path) override;
 
  private:
   struct State;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include "chaos/clock_drive.hpp"
@@ -76,6 +77,23 @@ ServerClockNemesis::ServerClockNemesis(chaos::ClockInjector injector)
 }
 
 ServerClockNemesis::~ServerClockNemesis() = default;
+
+void ServerClockNemesis::give_to(const plumbing::RunAs& user) {
+  if (injector_ != chaos::ClockInjector::libfaketime) return;
+  dir_.give_to(user.uid, user.gid);
+  // FAKETIME_SHARED="/SEM /SHM": POSIX names, files in /dev/shm (a semaphore's as sem.NAME).
+  for (const std::string& e : env_) {
+    if (!e.starts_with("FAKETIME_SHARED=")) continue;
+    std::istringstream names(e.substr(16));
+    std::string sem, shm;
+    names >> sem >> shm;
+    for (const std::string& path : {"/dev/shm/sem." + sem.substr(1), "/dev/shm/" + shm.substr(1)}) {
+      if (::chown(path.c_str(), user.uid, user.gid) != 0) {
+        throw Error(fmt::format("cannot give libfaketime's {} to the server's user", path));
+      }
+    }
+  }
+}
 
 std::vector<std::string> ServerClockNemesis::launcher() const {
   if (!page_) return {};

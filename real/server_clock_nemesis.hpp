@@ -43,6 +43,7 @@
 #include "chaos/faketime.hpp"
 #include "fault/nemesis.hpp"
 #include "inject/clock_page.hpp"
+#include "plumbing/child_process.hpp"
 #include "plumbing/temp_dir.hpp"
 
 namespace idbench::real {
@@ -63,6 +64,10 @@ class ServerClockNemesis : public fault::Nemesis {
   std::vector<std::string> launcher() const;
   // Under ptrace, the page's path for `idbench-inject --page` (empty under libfaketime).
   std::string page_path() const;
+  // Lets servers that run as `user` (PostgreSQL runs as nobody when idbench is root) read this
+  // clock: under libfaketime its directory and the FAKETIME_SHARED semaphore and segment become
+  // the user's (this process, root, still reaches them); under ptrace nothing to do.
+  void give_to(const plumbing::RunAs& user);
   // The private directory (the injectors' stderr files go there).
   const std::string& dir() const { return dir_.path(); }
   std::string_view kind() const override { return "clock"; }

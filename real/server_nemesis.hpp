@@ -1,7 +1,8 @@
-// server_nemesis.hpp — a real server's crash as a fault::Nemesis: mariadbd killed with -9,
-// and started again through its crash recovery. The other faults of a real server are its
-// siblings: a data directory restored from a copy (snapshot_nemesis.hpp) and a clock stepped
-// under libfaketime (server_clock_nemesis.hpp); the scenarios play all three the same way
+// server_nemesis.hpp — a real server's crash as a fault::Nemesis: the server (mariadbd,
+// postgres, redis-server) killed with -9, and started again through its crash recovery. The
+// other faults of a real server are its siblings: a data directory restored from a copy
+// (snapshot_nemesis.hpp) and a clock stepped under libfaketime (server_clock_nemesis.hpp); the
+// scenarios play all three the same way
 // (faults.hpp).
 //
 //   ServerCrashNemesis crash(server);
@@ -21,20 +22,20 @@
 #pragma once
 
 #include "fault/nemesis.hpp"
-#include "real/mariadb_server.hpp"
+#include "real/server.hpp"
 
 namespace idbench::real {
 
 class ServerCrashNemesis : public fault::Nemesis {
  public:
-  explicit ServerCrashNemesis(MariadbServer& server) : server_(server) {}
+  explicit ServerCrashNemesis(Server& server) : server_(server) {}
   std::string_view kind() const override { return "server"; }
   void invoke(const fault::FaultStep& step, fault::Timeline& t) override;
   // Starts the server again if a kill left it down.
   void teardown(fault::Timeline& t) override;
 
  private:
-  MariadbServer& server_;
+  Server& server_;
 };
 
 }  // namespace idbench::real

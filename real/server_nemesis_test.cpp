@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "plumbing/child_process.hpp"
+#include "real/mariadb_server.hpp"
 
 namespace idbench::real {
 namespace {

@@ -26,20 +26,20 @@
 #include <string>
 
 #include "fault/nemesis.hpp"
-#include "real/mariadb_server.hpp"
+#include "real/server.hpp"
 
 namespace idbench::real {
 
 class SnapshotNemesis : public fault::Nemesis {
  public:
-  explicit SnapshotNemesis(MariadbServer& server) : server_(server) {}
+  explicit SnapshotNemesis(Server& server) : server_(server) {}
   std::string_view kind() const override { return "snapshot"; }
   void invoke(const fault::FaultStep& step, fault::Timeline& t) override;
   // Starts the server again if a step that failed left it down. Records nothing.
   void teardown(fault::Timeline& t) override;
 
  private:
-  MariadbServer& server_;
+  Server& server_;
   std::string copy_;  // the latest snapshot's path; empty before the first
 };
 

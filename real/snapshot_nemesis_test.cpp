@@ -11,6 +11,7 @@
 #include <string>
 
 #include "plumbing/child_process.hpp"
+#include "real/mariadb_server.hpp"
 
 namespace idbench::real {
 namespace {

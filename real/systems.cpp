@@ -18,14 +18,16 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kMariadbAdapter = "idbench-mariadb-adapter";
+constexpr const char* kPostgresAdapter = "idbench-postgres-adapter";
+constexpr const char* kRedisAdapter = "idbench-redis-adapter";
 
-MariadbSettings same(int /*server*/, const MariadbSettings& base) { return base; }
+ServerSettings same(int /*server*/, const ServerSettings& base) { return base; }
 
 // Flickr's pair: both servers count by 2, one from 1 and one from 2.
-MariadbSettings ticket_pair(int server, const MariadbSettings& base) {
-  MariadbSettings s = base;
-  s.auto_increment_increment = 2;
-  s.auto_increment_offset = server + 1;
+ServerSettings ticket_pair(int server, const ServerSettings& base) {
+  ServerSettings s = base;
+  s.mariadb.auto_increment_increment = 2;
+  s.mariadb.auto_increment_offset = server + 1;
   return s;
 }
 
@@ -42,19 +44,84 @@ RealSystem mariadb(std::string name, std::string summary, std::string scheme,
                    std::string lower_bound, std::string adapter_args, IdTime id_time,
                    IdWidth width, Ordering ordering, bool quick) {
   const bool pair = adapter_args.starts_with("ticket-pair");
-  return RealSystem{std::move(name), std::move(summary), std::move(scheme),
-                    std::move(lower_bound), pair ? 2 : 1, pair ? ticket_pair : same,
-                    spec(fmt::format("{} {}", kMariadbAdapter, adapter_args), id_time, width,
-                         ordering),
+  return RealSystem{
+      std::move(name),
+      std::move(summary),
+      std::move(scheme),
+      std::move(lower_bound),
+      ServerKind::mariadb,
+      pair ? 2 : 1,
+      pair ? ticket_pair : same,
+      spec(fmt::format("{} {}", kMariadbAdapter, adapter_args), id_time, width, ordering),
+      quick};
+}
+
+// A scheme on one server of `kind` (PostgreSQL, Redis), through its adapter.
+RealSystem on_server(ServerKind kind, std::string name, std::string summary, std::string scheme,
+                     std::string lower_bound, std::string command, IdTime id_time, IdWidth width,
+                     Ordering ordering, bool quick) {
+  return RealSystem{std::move(name),
+                    std::move(summary),
+                    std::move(scheme),
+                    std::move(lower_bound),
+                    kind,
+                    1,
+                    same,
+                    spec(std::move(command), id_time, width, ordering),
                     quick};
+}
+
+// PostgreSQL 15 (Debian's postgresql-15; the version is in describe()), one statement per
+// request: N IDs come from one statement over generate_series.
+void add_postgres(std::vector<RealSystem>& s) {
+  constexpr auto pg = ServerKind::postgres;
+  const auto a = [](const char* args) { return fmt::format("{} {}", kPostgresAdapter, args); };
+  s.push_back(on_server(pg, "postgres-sequence",
+                        "PostgreSQL CREATE SEQUENCE … CACHE 1, SELECT nextval(s)", "SEQUENCE",
+                        "auto-increment", a("sequence --cache 1"), IdTime::none, IdWidth::bits64,
+                        Ordering::monotone_per_stream, false));
+  s.push_back(on_server(pg, "postgres-sequence-cache50",
+                        "PostgreSQL sequence with CACHE 50: each session takes a block of 50, so "
+                        "IDs are unique but out of order across clients",
+                        "SEQUENCE", "auto-increment", a("sequence --cache 50"), IdTime::none,
+                        IdWidth::bits64, Ordering::monotone_per_stream, false));
+  s.push_back(on_server(pg, "postgres-identity",
+                        "PostgreSQL GENERATED ALWAYS AS IDENTITY column, INSERT … RETURNING id",
+                        "AUTO_INCREMENT", "auto-increment", a("identity"), IdTime::none,
+                        IdWidth::bits64, Ordering::monotone_per_stream, false));
+  s.push_back(on_server(pg, "postgres-instagram-next-id",
+                        "Instagram's PL/pgSQL next_id() as published: ms since 1314220021721 << "
+                        "23 | shard 5 << 10 | nextval(seq) % 1024",
+                        "Instagram next_id()", "", a("instagram"), IdTime::layout, IdWidth::bits64,
+                        Ordering::k_sorted_by_tick, true));
+  s.back().exec.layout = "instagram";
+  s.push_back(on_server(pg, "postgres-uuid-v1",
+                        "PostgreSQL uuid-ossp uuid_generate_v1(): version 1, the server's MAC",
+                        "UUIDv1", "", a("uuid-v1"), IdTime::uuid, IdWidth::bits128, Ordering::none,
+                        false));
+  s.push_back(on_server(pg, "postgres-uuid-v1mc",
+                        "PostgreSQL uuid-ossp uuid_generate_v1mc(): version 1, a random "
+                        "multicast node",
+                        "UUIDv1", "", a("uuid-v1mc"), IdTime::uuid, IdWidth::bits128,
+                        Ordering::none, false));
+  s.push_back(on_server(pg, "postgres-gen-random-uuid", "PostgreSQL gen_random_uuid(): version 4",
+                        "UUIDv4", "", a("gen-random-uuid"), IdTime::none, IdWidth::bits128,
+                        Ordering::none, false));
 }
 
 // A generator nobody here wrote, behind its adapter: `command` is the adapter and its scheme
 // argument ("idbench-adapter python uuid1", "idbench-go-adapter rs-xid"), resolved at start.
 RealSystem adapter(std::string name, std::string summary, std::string scheme, std::string command,
                    IdTime id_time, IdWidth width, Ordering ordering, bool quick) {
-  return RealSystem{std::move(name), std::move(summary), std::move(scheme), "", 0, same,
-                    spec(std::move(command), id_time, width, ordering), quick};
+  return RealSystem{std::move(name),
+                    std::move(summary),
+                    std::move(scheme),
+                    "",
+                    ServerKind::none,
+                    0,
+                    same,
+                    spec(std::move(command), id_time, width, ordering),
+                    quick};
 }
 
 std::vector<RealSystem> make_systems() {
@@ -92,6 +159,12 @@ std::vector<RealSystem> make_systems() {
                       "LAST_INSERT_ID(id + 1), then LAST_INSERT_ID()",
                       "Ticket server", "ticket-pair", "ticket-update --engine innodb",
                       IdTime::none, b64, Ordering::monotone_per_stream, false));
+  add_postgres(s);
+  // Redis 7.0 (Debian's redis-server) as a ticket server: one INCR per ID, INCRBY N per batch.
+  s.push_back(on_server(ServerKind::redis, "redis-incr",
+                        "Redis INCR on one key (INCRBY N for N IDs), a private redis-server",
+                        "Redis INCR", "auto-increment", fmt::format("{} incr", kRedisAdapter),
+                        IdTime::none, IdWidth::bits64, Ordering::monotone_per_stream, true));
   // Generators nobody here wrote, behind adapters/idbench-adapter (versions: Debian's python3;
   // the npm packages pinned in adapters/node/package-lock.json).
   s.push_back(adapter("python-uuid1", "Python 3 uuid.uuid1() (Debian's python3)", "UUIDv1",
@@ -243,15 +316,31 @@ external::ExecSpec null_adapter_spec() {
               IdWidth::bits64, Ordering::monotone_per_stream);
 }
 
+const char* socket_env(ServerKind kind) {
+  switch (kind) {
+    case ServerKind::mariadb:
+      return "IDBENCH_MARIADB_SOCKETS";
+    case ServerKind::postgres:
+      return "IDBENCH_POSTGRES_HOST";
+    case ServerKind::redis:
+      return "IDBENCH_REDIS_SOCKET";
+    case ServerKind::none:
+      break;
+  }
+  return nullptr;
+}
+
 struct RunningSystem::State {
   const RealSystem& system;
-  std::vector<std::unique_ptr<MariadbServer>> servers;
+  std::vector<std::unique_ptr<Server>> servers;
+  std::vector<ServerSettings> settings;
 };
 
-RunningSystem::RunningSystem(const RealSystem& system, const MariadbSettings& base)
-    : state_(std::make_unique<State>(State{system, {}})) {
-  for (int i = 0; i < system.mariadb_servers; ++i) {
-    state_->servers.push_back(std::make_unique<MariadbServer>(system.server_settings(i, base)));
+RunningSystem::RunningSystem(const RealSystem& system, const ServerSettings& base)
+    : state_(std::make_unique<State>(State{system, {}, {}})) {
+  for (int i = 0; i < system.servers; ++i) {
+    state_->settings.push_back(system.server_settings(i, base));
+    state_->servers.push_back(start_server(system.server_kind, state_->settings.back()));
   }
 }
 
@@ -264,15 +353,21 @@ external::ExecSpec RunningSystem::exec_spec() const {
   e.command = resolve_command(e.command);
   std::string sockets;
   for (const auto& s : state_->servers) sockets += (sockets.empty() ? "" : ",") + s->socket();
-  if (!sockets.empty()) e.env.push_back(fmt::format("{}={}", kSocketsEnv, sockets));
+  if (!sockets.empty()) {
+    e.env.push_back(fmt::format("{}={}", socket_env(state_->system.server_kind), sockets));
+  }
   e.env.push_back("IDBENCH_ADAPTERS=" + adapters_dir());
   return e;
 }
 
-std::vector<MariadbServer*> RunningSystem::servers() {
-  std::vector<MariadbServer*> out;
+std::vector<Server*> RunningSystem::servers() {
+  std::vector<Server*> out;
   for (const auto& s : state_->servers) out.push_back(s.get());
   return out;
+}
+
+const ServerSettings& RunningSystem::settings(std::size_t server) const {
+  return state_->settings.at(server);
 }
 
 std::string RunningSystem::describe() {

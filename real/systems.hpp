@@ -3,11 +3,14 @@
 //
 //   for (const RealSystem& s : real_systems()) ...
 //   RealSystem s = *find_real_system("mariadb-auto-increment");
-//   RunningSystem run(s, {.flush_log_at_trx_commit = 2});   // servers up, sockets known
+//   RunningSystem run(s, MariadbSettings{.flush_log_at_trx_commit = 2});  // servers up
 //   external::ExecSpec spec = run.exec_spec();              // the adapter, env filled in
 //
-// A system needs 0, 1 or 2 MariaDB servers. Its adapter is an external program (program.hpp)
-// that reads the sockets from IDBENCH_MARIADB_SOCKETS (comma-separated, in server order).
+// A system needs servers of one kind (server.hpp: MariaDB, PostgreSQL or Redis), 0, 1 or 2 of
+// them, each with its durability. Its adapter is an external program (program.hpp) that reads
+// where they answer from its kind's variable (socket_env()): IDBENCH_MARIADB_SOCKETS
+// (comma-separated, in server order), IDBENCH_POSTGRES_HOST (the socket's directory),
+// IDBENCH_REDIS_SOCKET.
 // `idbench list --json` exports every system (its "systems" array).
 //
 // Thread safety: the list is immutable; a RunningSystem is thread-compatible.
@@ -22,11 +25,12 @@
 #include <vector>
 
 #include "external/program.hpp"
-#include "real/mariadb_server.hpp"
+#include "real/server.hpp"
 
 namespace idbench::real {
 
-inline constexpr const char* kSocketsEnv = "IDBENCH_MARIADB_SOCKETS";
+// The variable a system's adapter finds its servers in; nullptr for ServerKind::none.
+const char* socket_env(ServerKind kind);
 
 struct RealSystem {
   std::string name;     // "mariadb-auto-increment", "python-uuid1", "node-ulid", ...
@@ -37,10 +41,11 @@ struct RealSystem {
   // The in-process variant it is the real counterpart of ("auto-increment", "ticket-pair");
   // empty when there is none.
   std::string lower_bound_variant;
-  int mariadb_servers = 0;  // servers to start before the adapter
+  ServerKind server_kind = ServerKind::none;  // the kind of its servers
+  int servers = 0;                            // servers to start before the adapter
   // Settings of server i (i = 0, 1), given the run's durability; the ticket pair sets
   // auto_increment_increment=2 and offsets 1 and 2.
-  std::function<MariadbSettings(int server, const MariadbSettings& base)> server_settings;
+  std::function<ServerSettings(int server, const ServerSettings& base)> server_settings;
   // The adapter, relative to the source tree (resolved by adapter_path()); its id_time,
   // width and ordering describe its IDs as --exec would.
   external::ExecSpec exec;
@@ -61,13 +66,17 @@ external::ExecSpec null_adapter_spec();
 // A system with its servers running.
 class RunningSystem {
  public:
-  RunningSystem(const RealSystem& system, const MariadbSettings& base);
+  RunningSystem(const RealSystem& system, const ServerSettings& base);
   ~RunningSystem();
   const RealSystem& system() const;
-  // The adapter's spec with IDBENCH_MARIADB_SOCKETS (and the adapters dir) in its env.
+  // The adapter's spec with its servers' sockets (socket_env()) and the adapters dir in its
+  // env.
   external::ExecSpec exec_spec() const;
-  std::vector<MariadbServer*> servers();
-  // "MariaDB 10.11.x, innodb_flush_log_at_trx_commit=1, ..." of server 0; empty without servers.
+  std::vector<Server*> servers();
+  // The settings server i was started with (its kind's part is what it runs with).
+  const ServerSettings& settings(std::size_t server) const;
+  // "MariaDB 10.11.x, innodb_flush_log_at_trx_commit=1, ..." of server 0 (its kind's
+  // describe()); empty without servers.
   std::string describe();
 
  private:

@@ -188,7 +188,10 @@ def _system(results: Results, name: str, listed: dict, source: str) -> Subject:
         d["time_based"] = merged["id_time"] != "none"
     d["summary"] = merged.get("summary") or name
     s = _describe(name, "system", str(merged.get("scheme") or ""), d, source)
-    s.server = "mariadb" if number(merged.get("mariadb_servers")) else ""
+    # "server_kind" names the server ("mariadb", "postgres", "redis"); records written before
+    # there were several kinds count MariaDB servers in "mariadb_servers".
+    legacy = "mariadb" if number(merged.get("mariadb_servers")) else ""
+    s.server = str(merged.get("server_kind") or legacy)
     s.stand_in = str(merged.get("lower_bound_variant") or "")
     if s.server:
         s.family = "counter"  # the server hands out every ID

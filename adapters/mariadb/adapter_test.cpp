@@ -40,7 +40,8 @@ class Adapter {
     std::vector<std::string> argv = {IDBENCH_MARIADB_ADAPTER};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<std::string> env = {"PATH=/usr/bin:/bin", "IDBENCH_NODE_ID=1"};
-    if (!sockets.empty()) env.push_back(std::string(kSocketsEnv) + "=" + sockets);
+    if (!sockets.empty())
+      env.push_back(std::string(socket_env(ServerKind::mariadb)) + "=" + sockets);
     env.insert(env.end(), extra_env.begin(), extra_env.end());
     child_ = std::make_unique<plumbing::ChildProcess>(argv, env, dir_.path() + "/err");
   }
@@ -97,7 +98,7 @@ class AdapterTest : public ::testing::Test {
   // What a failure shows of the servers: each one's log tail.
   static std::string logs() {
     std::string out;
-    for (MariadbServer* s : pair_->servers()) out += "\nserver log, last lines:\n" + s->log_tail();
+    for (Server* s : pair_->servers()) out += "\nserver log, last lines:\n" + s->log_tail();
     return out;
   }
   static std::string both() { return one() + "," + pair_->servers()[1]->socket(); }
@@ -304,9 +305,10 @@ TEST_F(AdapterTest, NoServerExits1NamingTheSchemeAndTheError) {
 TEST_F(AdapterTest, RunningSystemGivesTheAdapterItsSockets) {
   const external::ExecSpec spec = pair_->exec_spec();
   EXPECT_EQ(spec.command, std::string(IDBENCH_MARIADB_ADAPTER) + " ticket-pair --engine myisam");
-  EXPECT_NE(std::find(spec.env.begin(), spec.env.end(), std::string(kSocketsEnv) + "=" + both()),
+  EXPECT_NE(std::find(spec.env.begin(), spec.env.end(),
+                      std::string(socket_env(ServerKind::mariadb)) + "=" + both()),
             spec.env.end());
-  EXPECT_EQ(pair_->servers()[1]->settings().auto_increment_offset, 2);
+  EXPECT_EQ(pair_->settings(1).mariadb.auto_increment_offset, 2);
   EXPECT_NE(pair_->describe().find("auto_increment_increment=2, auto_increment_offset=1"),
             std::string::npos);
 }

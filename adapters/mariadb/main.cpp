@@ -15,10 +15,10 @@
 // Exit 2: bad usage or a malformed request (one line on stderr). Exit 1: a MariaDB error it
 // cannot get past (one line naming the scheme, the socket and the error).
 // $IDBENCH_MARIADB_WAIT_MS (default 5000): how long every server may be down before exit 1.
-#include <cstdio>
 #include <signal.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/line/line_server.hpp"
 #include "adapters/mariadb/client.hpp"
 #include "plumbing/comma_list.hpp"
 
@@ -34,8 +35,6 @@ namespace {
 using idbench::mariadb_adapter::Client;
 using idbench::mariadb_adapter::ClientError;
 using idbench::mariadb_adapter::UsageError;
-
-constexpr unsigned long kMaxRequest = 1'000'000;  // external::kMaxRequest
 
 std::vector<std::string> sockets_from_env() {
   const char* env = std::getenv("IDBENCH_MARIADB_SOCKETS");
@@ -52,63 +51,25 @@ std::vector<std::string> sockets_from_env() {
   return out;
 }
 
-// The count N of a request line, or UsageError.
-unsigned long parse_request(const std::string& line) {
-  std::string digits = line;
-  if (!digits.empty() && digits.back() == '\r') digits.pop_back();
-  bool ok = !digits.empty() && digits.size() <= 7;
-  for (const char c : digits) ok = ok && c >= '0' && c <= '9';
-  const unsigned long n = ok ? std::stoul(digits) : 0;
-  if (n < 1 || n > kMaxRequest) {
-    std::string shown;
-    for (const char c : line.substr(0, 40)) shown += (c >= 0x20 && c < 0x7f) ? c : '?';
-    throw UsageError("bad request '" + shown + "': want a count 1..1000000 and a newline");
-  }
-  return n;
-}
-
-// Answers every request with IDs from `next` until EOF; `times` (when given) gets the ns each
-// request spent in `next`.
-template <class Next>
-void serve(Next next, std::vector<std::uint64_t>* times) {
-  using idbench::mariadb_adapter::now_ns;
-  std::string out;
-  for (std::string line; std::getline(std::cin, line);) {
-    const unsigned long n = parse_request(line);
-    out.clear();
-    const std::int64_t start = now_ns();
-    for (unsigned long i = 0; i < n; ++i) {
-      out += next();
-      out += '\n';
-    }
-    if (times) times->push_back(static_cast<std::uint64_t>(now_ns() - start));
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
-  }
-}
-
-void write_times(const char* path, const std::vector<std::uint64_t>& times) {
-  std::string text;
-  for (const std::uint64_t ns : times) text += std::to_string(ns) + '\n';
-  FILE* f = std::fopen(path, "w");
-  bool ok = f != nullptr && std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (f != nullptr) ok = std::fclose(f) == 0 && ok;
-  if (!ok) throw ClientError(std::string("IDBENCH_SYSTEM_TIMES: cannot write ") + path);
-}
-
 // The scheme named by `args`, served until EOF; the null scheme needs no server.
 void run(const std::vector<std::string>& args) {
   if (args == std::vector<std::string>{"null"}) {
     std::uint64_t counter = 0;
-    serve([&counter] { return std::to_string(++counter); }, nullptr);
+    idbench::line::serve(
+        [&counter](unsigned long n, std::string& out) {
+          for (unsigned long i = 0; i < n; ++i) out += std::to_string(++counter) + '\n';
+        },
+        false);
     return;
   }
   auto scheme = idbench::mariadb_adapter::parse_scheme(args);
   Client client(std::move(scheme), sockets_from_env());
-  const char* times_path = std::getenv("IDBENCH_SYSTEM_TIMES");
-  std::vector<std::uint64_t> times;
-  serve([&client] { return client.next(); }, times_path && *times_path ? &times : nullptr);
-  if (times_path && *times_path) write_times(times_path, times);
+  idbench::line::serve([&client](unsigned long n, std::string& out) {
+    for (unsigned long i = 0; i < n; ++i) {
+      out += client.next();
+      out += '\n';
+    }
+  });
   const auto& c = client.counts();
   std::fprintf(stderr, "idbench-mariadb-adapter: retries=%llu deadlocks=%llu failovers=%llu\n",
                static_cast<unsigned long long>(c.retries),
@@ -126,6 +87,9 @@ int main(int argc, char** argv) {
     run({argv + 1, argv + argc});
     return 0;
   } catch (const UsageError& e) {
+    std::fprintf(stderr, "idbench-mariadb-adapter: %s\n", e.what());
+    return 2;
+  } catch (const idbench::line::UsageError& e) {
     std::fprintf(stderr, "idbench-mariadb-adapter: %s\n", e.what());
     return 2;
   } catch (const ClientError& e) {

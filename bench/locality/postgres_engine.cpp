@@ -1,5 +1,5 @@
-// postgres_engine.cpp — PostgreSQL in a private cluster (db_server.hpp): initdb, postgres
-// listening only on a unix socket, as `nobody` when idbench is root (PostgreSQL refuses root).
+// postgres_engine.cpp — PostgreSQL in a private cluster (plumbing/postgres_cluster.hpp), tuned
+// for bulk loads (no fsync, no autovacuum): the pages its primary key's B-tree fills.
 // PostgreSQL has no clustered index: the figures are those of the primary key's B-tree.
 #include <fmt/format.h>
 #include <unistd.h>
@@ -11,36 +11,14 @@
 #include <sstream>
 
 #include "bench/locality/engines.hpp"
-#include "plumbing/db_server.hpp"
+#include "plumbing/postgres_cluster.hpp"
 
 namespace idbench::locality {
 
 namespace {
 
-constexpr const char* kMissing =
-    "PostgreSQL is not installed: the postgres engine needs the Debian packages postgresql "
-    "and postgresql-contrib (apt-get install postgresql postgresql-contrib; ./run.sh installs "
-    "them)";
-
-// The newest /usr/lib/postgresql/<version>/bin, where Debian keeps initdb and postgres.
-std::string postgres_bin_dir() {
-  namespace fs = std::filesystem;
-  std::vector<std::string> dirs;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator("/usr/lib/postgresql", ec)) {
-    if (fs::exists(e.path() / "bin" / "initdb")) dirs.push_back((e.path() / "bin").string());
-  }
-  std::sort(dirs.begin(), dirs.end(), [](const std::string& a, const std::string& b) {
-    return std::stoi(fs::path(a).parent_path().filename().string()) <
-           std::stoi(fs::path(b).parent_path().filename().string());
-  });
-  return dirs.empty() ? "" : dirs.back();
-}
-
 class PostgresEngine final : public Engine {
  public:
-  PostgresEngine() : PostgresEngine(postgres_bin_dir()) {}
-
   std::string name() const override { return "postgres"; }
 
   Metrics run(const KeyStream& stream, const TableSpec& table) override {
@@ -107,30 +85,30 @@ class PostgresEngine final : public Engine {
   }
 
  private:
-  // PostgreSQL refuses to run as root: when idbench is root the cluster runs as `nobody`.
-  explicit PostgresEngine(const std::string& bin)
-      : db_("idbench-postgres", plumbing::unprivileged_user_if_root()) {
-    const std::string psql = plumbing::find_program("psql", {bin});
-    if (bin.empty() || psql.empty()) throw EngineUnavailable(kMissing);
-    const std::string data = db_.dir() + "/data";
-    db_.init({bin + "/initdb", "-D", data, "-U", "idbench", "-A", "trust", "--no-sync", "-E",
-              "UTF8", "--locale=C"},
-             "initdb");
-    // Dynamic shared memory as files in the data directory (pg_dynshmem), not /dev/shm: a
-    // server killed with its run never unlinks its /dev/shm/PostgreSQL.N segments, while the
-    // data directory goes with the run's temp dir or the next run's sweep.
-    db_.start({bin + "/postgres", "-D", data, "-k", db_.dir(), "-c", "listen_addresses=", "-c",
-               "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c",
-               "shared_buffers=256MB", "-c", "autovacuum=off", "-c",
-               "dynamic_shared_memory_type=mmap"},
-              {psql, "-X", "-q", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1", "-h", db_.dir(),
-               "-U", "idbench", "-d", "postgres"},
-              "postgres");
+  // Throws EngineUnavailable when PostgreSQL is not installed.
+  static plumbing::PostgresCluster start_cluster() {
+    try {
+      return plumbing::PostgresCluster(
+          "idbench-postgres",
+          {.settings = {"fsync=off", "synchronous_commit=off", "full_page_writes=off",
+                        "shared_buffers=256MB", "autovacuum=off"},
+           .env = {},
+           .launcher = {},
+           .standby_of = {}});
+    } catch (const plumbing::PostgresMissing& e) {
+      throw EngineUnavailable(e.what());
+    }
+  }
+
+ public:
+  PostgresEngine() : pg_(start_cluster()), db_(pg_.db()) {
     version_ = db_.query("SHOW server_version");
     db_.query("CREATE EXTENSION IF NOT EXISTS pgstattuple");
   }
 
-  plumbing::DbServer db_;
+ private:
+  plumbing::PostgresCluster pg_;
+  plumbing::DbServer& db_;
   std::string version_;
 };
 

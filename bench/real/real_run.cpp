@@ -20,20 +20,45 @@ namespace {
 // One (target, setting): the cells that share a server start.
 struct Group {
   const Target* target;
-  std::optional<real::MariadbSettings> settings;
+  std::optional<real::ServerSettings> settings;
+  bool last = true;  // the target's last setting (its locality pass runs there)
 };
+
+// A target's durability settings: its server kind's values in the plan.
+std::vector<real::ServerSettings> settings_of(const RunPlan& plan, real::ServerKind kind) {
+  std::vector<real::ServerSettings> out;
+  if (kind == real::ServerKind::mariadb) {
+    for (int flush : plan.flush) {
+      real::ServerSettings s;
+      s.mariadb.flush_log_at_trx_commit = flush;
+      s.mariadb.binlog = plan.binlog;
+      out.push_back(s);
+    }
+  } else if (kind == real::ServerKind::postgres) {
+    for (const std::string& sync : plan.synchronous_commit) {
+      real::ServerSettings s;
+      s.postgres.synchronous_commit = sync;
+      out.push_back(s);
+    }
+  } else if (kind == real::ServerKind::redis) {
+    for (const real::RedisPersistence p : plan.redis_persistence) {
+      real::ServerSettings s;
+      s.redis.persistence = p;
+      out.push_back(s);
+    }
+  }
+  return out;
+}
 
 std::vector<Group> groups_of(const RunPlan& plan) {
   std::vector<Group> out;
   for (const Target& t : plan.targets) {
-    if (t.system == nullptr || t.system->mariadb_servers == 0) {
+    if (t.system == nullptr || t.system->servers == 0) {
       out.push_back({&t, std::nullopt});
       continue;
     }
-    for (int flush : plan.flush) {
-      real::MariadbSettings s;
-      s.flush_log_at_trx_commit = flush;
-      s.binlog = plan.binlog;
+    for (const real::ServerSettings& s : settings_of(plan, t.system->server_kind)) {
+      if (!out.empty() && out.back().target == &t) out.back().last = false;
       out.push_back({&t, s});
     }
   }
@@ -41,9 +66,7 @@ std::vector<Group> groups_of(const RunPlan& plan) {
 }
 
 std::string setting_text(const Group& g) {
-  return g.settings ? fmt::format(" flush={}{}", g.settings->flush_log_at_trx_commit,
-                                  g.settings->binlog ? " binlog" : "")
-                    : "";
+  return g.settings ? " " + real::durability_label(g.target->system->server_kind, *g.settings) : "";
 }
 
 // The hop costs microseconds a round trip: a second holds tens of thousands of them.
@@ -107,14 +130,14 @@ class GroupRunner {
     if (g.target->system != nullptr) {
       try {
         running = std::make_unique<real::RunningSystem>(
-            *g.target->system, g.settings.value_or(real::MariadbSettings{}));
+            *g.target->system, g.settings.value_or(real::ServerSettings{}));
         spec = running->exec_spec();
         base.server = running->describe();
         direct_sockets_.clear();
-        for (real::MariadbServer* s : running->servers()) direct_sockets_.push_back(s->socket());
+        for (real::Server* s : running->servers()) direct_sockets_.push_back(s->socket());
       } catch (const plumbing::Interrupted&) {
         throw;
-      } catch (const real::MariadbMissing& e) {
+      } catch (const real::ServerMissing& e) {
         record_.missing_tool = true;
         failed = fmt::format("{} did not start: {}", g.target->name, e.what());
       } catch (const std::exception& e) {
@@ -160,7 +183,8 @@ class GroupRunner {
     CellRecord rec = base;
     const CellPlan cp{.clients = clients, .request_size = size, .warmup_ns = plan_.warmup_ns,
                       .duration_ns = plan_.duration_ns};
-    const bool direct = plan_.direct && rec.description && rec.description->mariadb_servers > 0;
+    const bool direct = plan_.direct && rec.description &&
+                        rec.description->server_kind == real::ServerKind::mariadb;
     if (failed.empty() && direct) {
       // Half the direct client's window just before the cell, half just after it.
       CellPlan half = cp;
@@ -182,9 +206,7 @@ class GroupRunner {
     on_cell_(record_);
   }
 
-  bool last_setting(const Group& g) const {
-    return !g.settings || g.settings->flush_log_at_trx_commit == plan_.flush.back();
-  }
+  static bool last_setting(const Group& g) { return g.last; }
 
   void locality(const Group& g, const external::ExecSpec& spec, int clients,
                 const std::string& failed) {

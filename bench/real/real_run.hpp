@@ -45,8 +45,13 @@ struct RunPlan {
   std::vector<Target> targets;
   std::vector<int> clients{1, 8};
   std::vector<std::uint64_t> requests{1, 1000};
-  std::vector<int> flush{1, 2};  // innodb_flush_log_at_trx_commit, for systems with servers
-  bool binlog = false;
+  // The durability settings, each system's servers run once per value of their kind's:
+  std::vector<int> flush{1, 2};                       // MariaDB: innodb_flush_log_at_trx_commit
+  bool binlog = false;                                // MariaDB: log_bin with sync_binlog=1
+  std::vector<std::string> synchronous_commit{"on"};  // PostgreSQL: synchronous_commit
+  std::vector<real::RedisPersistence> redis_persistence{
+      real::RedisPersistence::aof_always, real::RedisPersistence::aof_everysec,
+      real::RedisPersistence::rdb};  // Redis: the append-only file's fsync, or RDB only
   std::int64_t warmup_ns = 500'000'000;
   std::int64_t duration_ns = 2'000'000'000;
   // The locality pass (real_locality.hpp): per target, `locality_rows` IDs from each client
@@ -65,7 +70,7 @@ struct CellRecord {
   std::string system;                           // the target's name
   const real::RealSystem* description = nullptr;  // nullptr for --exec
   std::string command;                          // the program as the system runs it
-  std::optional<real::MariadbSettings> settings;  // systems with servers
+  std::optional<real::ServerSettings> settings;  // systems with servers (their kind's part)
   std::string server;  // RunningSystem::describe() of server 0; empty without servers
   CellFigures figures;
   std::optional<CellFigures> direct;  // the direct client's, with plan.direct on MariaDB
@@ -75,7 +80,7 @@ struct CellRecord {
 struct LocalityRecord {
   std::string system;
   const real::RealSystem* description = nullptr;  // nullptr for --exec
-  std::optional<real::MariadbSettings> settings;
+  std::optional<real::ServerSettings> settings;
   LocalityFigures figures;
 };
 
@@ -85,7 +90,7 @@ struct RunRecord {
   std::vector<LocalityRecord> locality;
   std::size_t planned = 0;
   bool complete = false;  // every planned cell ran (with or without an error)
-  bool missing_tool = false;  // a system's servers did not start: MariaDB is not installed
+  bool missing_tool = false;            // a system's servers did not start: they are not installed
   std::size_t errors() const;           // cells (of systems, of the hop, direct) with an error
   std::size_t locality_errors() const;  // locality passes with an error
 };

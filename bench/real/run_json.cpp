@@ -59,9 +59,8 @@ json to_json(const CellRecord& c) {
             {"adapter_counters", optional_json(f.adapter_counters)},
             {"system_side", system_side_json(f)},
             {"direct", direct_json(c.direct)}};
-  if (c.settings) {
-    j["durability"] = {{"innodb_flush_log_at_trx_commit", c.settings->flush_log_at_trx_commit},
-                       {"binlog", c.settings->binlog}};
+  if (c.settings && c.description) {
+    j["durability"] = real::durability_json(c.description->server_kind, *c.settings);
   }
   return j;
 }
@@ -86,9 +85,8 @@ json to_json(const LocalityRecord& l) {
             {"note", f.note.empty() ? json(nullptr) : json(f.note)},
             {"error", f.error.empty() ? json(nullptr) : json(f.error)},
             {"adapter_counters", optional_json(f.adapter_counters)}};
-  if (l.settings) {
-    j["durability"] = {{"innodb_flush_log_at_trx_commit", l.settings->flush_log_at_trx_commit},
-                       {"binlog", l.settings->binlog}};
+  if (l.settings && l.description) {
+    j["durability"] = real::durability_json(l.description->server_kind, *l.settings);
   }
   if (const auto& m = f.metrics) {
     j["engine"] = m->engine + " (" + m->engine_version + ")";
@@ -111,12 +109,16 @@ json to_json(const LocalityRecord& l) {
 
 json to_json(const Target& t) {
   if (t.system == nullptr) {
-    return {{"name", t.name}, {"summary", "--exec " + t.exec.command}, {"scheme", ""},
-            {"lower_bound_variant", ""}, {"mariadb_servers", 0}};
+    return {{"name", t.name},    {"summary", "--exec " + t.exec.command},
+            {"scheme", ""},      {"lower_bound_variant", ""},
+            {"server_kind", ""}, {"servers", 0}};
   }
-  return {{"name", t.system->name}, {"summary", t.system->summary},
-          {"scheme", t.system->scheme}, {"lower_bound_variant", t.system->lower_bound_variant},
-          {"mariadb_servers", t.system->mariadb_servers}};
+  return {{"name", t.system->name},
+          {"summary", t.system->summary},
+          {"scheme", t.system->scheme},
+          {"lower_bound_variant", t.system->lower_bound_variant},
+          {"server_kind", real::name_of(t.system->server_kind)},
+          {"servers", t.system->servers}};
 }
 
 }  // namespace

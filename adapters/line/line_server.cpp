@@ -1,0 +1,64 @@
+// line_server.cpp — the exec line protocol's server side for the C++ adapters: requests in,
+// IDs out, the system's own time per request kept and written at EOF.
+#include "adapters/line/line_server.hpp"
+
+#include <time.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <vector>
+
+namespace idbench::line {
+
+std::int64_t now_ns() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+unsigned long parse_request(const std::string& line) {
+  std::string digits = line;
+  if (!digits.empty() && digits.back() == '\r') digits.pop_back();
+  bool ok = !digits.empty() && digits.size() <= 7;
+  for (const char c : digits) ok = ok && c >= '0' && c <= '9';
+  const unsigned long n = ok ? std::stoul(digits) : 0;
+  if (n < 1 || n > kMaxRequest) {
+    std::string shown;
+    for (const char c : line.substr(0, 40)) shown += (c >= 0x20 && c < 0x7f) ? c : '?';
+    throw UsageError("bad request '" + shown + "': want a count 1..1000000 and a newline");
+  }
+  return n;
+}
+
+namespace {
+
+void write_times(const char* path, const std::vector<std::uint64_t>& times) {
+  std::string text;
+  for (const std::uint64_t ns : times) text += std::to_string(ns) + '\n';
+  FILE* f = std::fopen(path, "w");
+  bool ok = f != nullptr && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (f != nullptr) ok = std::fclose(f) == 0 && ok;
+  if (!ok) throw std::runtime_error(std::string("IDBENCH_SYSTEM_TIMES: cannot write ") + path);
+}
+
+}  // namespace
+
+void serve(const std::function<void(unsigned long n, std::string& out)>& fill, bool timed) {
+  const char* times_path = std::getenv("IDBENCH_SYSTEM_TIMES");
+  timed = timed && times_path != nullptr && *times_path != '\0';
+  std::vector<std::uint64_t> times;
+  std::string out;
+  for (std::string line; std::getline(std::cin, line);) {
+    const unsigned long n = parse_request(line);
+    out.clear();
+    const std::int64_t start = now_ns();
+    fill(n, out);
+    if (timed) times.push_back(static_cast<std::uint64_t>(now_ns() - start));
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+  }
+  if (timed) write_times(times_path, times);
+}
+
+}  // namespace idbench::line

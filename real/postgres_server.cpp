@@ -1,0 +1,138 @@
+// postgres_server.cpp — a project-started PostgreSQL for the real systems: settings to -c
+// flags, crash, restart, cold copies of the data directory, and the settings read back.
+#include "real/postgres_server.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "plumbing/child_process.hpp"
+#include "plumbing/postgres_cluster.hpp"
+#include "real/server_files.hpp"
+
+namespace idbench::real {
+
+namespace {
+
+plumbing::PostgresStart start_of(const PostgresSettings& s) {
+  if (s.synchronous_commit != "on" && s.synchronous_commit != "off") {
+    throw Error(fmt::format("synchronous_commit '{}': want on or off", s.synchronous_commit));
+  }
+  return {.settings = {"synchronous_commit=" + s.synchronous_commit, "fsync=on",
+                       "full_page_writes=on", "shared_buffers=64MB", "autovacuum=off"},
+          .env = s.env,
+          .launcher = s.launcher,
+          .standby_of = s.standby_of};
+}
+
+// The cluster, or ServerMissing when PostgreSQL is not installed.
+std::unique_ptr<plumbing::PostgresCluster> start_cluster(const PostgresSettings& s) {
+  try {
+    return std::make_unique<plumbing::PostgresCluster>("idbench-pg", start_of(s));
+  } catch (const plumbing::PostgresMissing& e) {
+    throw ServerMissing(e.what());
+  }
+}
+
+// A copy made by this process (root) handed to the user the cluster runs as.
+void give_tree(const std::string& path, const std::optional<plumbing::RunAs>& to) {
+  if (!to) return;
+  namespace fs = std::filesystem;
+  const auto own = [&](const fs::path& p) {
+    if (::lchown(p.c_str(), to->uid, to->gid) != 0) {
+      throw Error(fmt::format("cannot give {} to the server's user", p.string()));
+    }
+  };
+  own(path);
+  for (const auto& e : fs::recursive_directory_iterator(path)) own(e.path());
+}
+
+}  // namespace
+
+struct PostgresServer::State {
+  PostgresSettings settings;
+  std::unique_ptr<plumbing::PostgresCluster> pg;
+  int snapshots = 0;
+};
+
+PostgresServer::PostgresServer(PostgresSettings settings)
+    : state_(std::make_unique<State>(State{settings, start_cluster(settings), 0})) {}
+
+PostgresServer::~PostgresServer() = default;
+
+const std::string& PostgresServer::socket() const { return state_->pg->dir(); }
+
+std::string PostgresServer::describe() {
+  std::istringstream row(
+      query("SELECT current_setting('server_version'), current_setting('synchronous_commit'), "
+            "current_setting('fsync'), current_setting('full_page_writes'), "
+            "current_setting('wal_level')"));
+  std::string version, sync, fsync, fpw, wal;
+  std::getline(row, version, '\t');
+  row >> sync >> fsync >> fpw >> wal;
+  return fmt::format(
+      "PostgreSQL {}, synchronous_commit={}, fsync={}, full_page_writes={}, "
+      "wal_level={}",
+      version, sync, fsync, fpw, wal);
+}
+
+std::string PostgresServer::query(const std::string& sql) { return state_->pg->query(sql); }
+
+double PostgresServer::clock_unix_s() {
+  const std::string text = query("SELECT extract(epoch FROM clock_timestamp())");
+  try {
+    return std::stod(text);
+  } catch (const std::exception&) {
+    throw Error(fmt::format("postgres's clock answered '{}'", one_line(text)));
+  }
+}
+
+std::string PostgresServer::log_tail(std::size_t lines) const {
+  return file_tail_lines(state_->pg->dir() + "/server.log", lines);
+}
+
+bool PostgresServer::running() const { return state_->pg->db().running(); }
+
+int PostgresServer::pid() const {
+  // postmaster.pid's first line is the postmaster's pid.
+  return pid_from_file(state_->pg->data_dir() + "/postmaster.pid", running(), "postgres");
+}
+
+void PostgresServer::start() {
+  if (!running()) state_->pg->db().restart();
+}
+
+void PostgresServer::stop() { state_->pg->db().stop(); }
+
+void PostgresServer::kill9() { state_->pg->db().kill9(); }
+
+std::string PostgresServer::snapshot() {
+  State& st = *state_;
+  const std::string path = fmt::format("{}/snapshot-{}", st.pg->dir(), ++st.snapshots);
+  if (!running()) {
+    copy_tree(st.pg->data_dir(), path);
+    return path;
+  }
+  // A base backup of the running server, through its socket, its WAL streamed alongside: what
+  // a restore from last night's backup puts back.
+  plumbing::CommandOptions options;
+  options.timeout_ms = 120'000;
+  const auto r =
+      plumbing::run_command({st.pg->bin() + "/pg_basebackup", "-h", st.pg->dir(), "-U", "idbench",
+                             "-D", path, "-X", "stream", "-c", "fast", "--no-sync"},
+                            options);
+  if (r.exit_code != 0) {
+    throw Error(fmt::format("pg_basebackup failed: {}{}", one_line(r.out), one_line(r.err)));
+  }
+  return path;
+}
+
+void PostgresServer::restore(const std::string& snapshot_path) {
+  if (running()) throw Error("PostgresServer::restore: stop the server first");
+  replace_with_copy(state_->pg->data_dir(), snapshot_path);
+  give_tree(state_->pg->data_dir(), state_->pg->run_as());
+}
+
+}  // namespace idbench::real

@@ -1,0 +1,23 @@
+// server_files.hpp — what every kind of project-started server does with its files: the tail
+// of its log, its pid from its pid file, cold copies of its data directory.
+//
+// Thread safety: stateless.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace idbench::real {
+
+// The last `lines` lines of the text file at `path` (empty when it is missing).
+std::string file_tail_lines(const std::string& path, std::size_t lines);
+// The pid in `path` when `running`; else, or when the file holds none, throws Error naming
+// `what` and the file.
+int pid_from_file(const std::string& path, bool running, const std::string& what);
+// A recursive copy (symlinks as symlinks); throws Error.
+void copy_tree(const std::string& from, const std::string& to);
+// Replaces the directory `data` with a copy of `snapshot`; throws Error when there is no
+// such snapshot.
+void replace_with_copy(const std::string& data, const std::string& snapshot);
+
+}  // namespace idbench::real
