@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -36,7 +37,7 @@ namespace {
 
 struct RealChaosArgs {
   bool list = false;
-  std::string scenario;
+  std::vector<std::string> scenario;
   std::string out;
   bool quiet = false;
   real::FaultOptions options;
@@ -53,16 +54,21 @@ void list_fault_scenarios() {
   out.commit();
 }
 
-std::vector<std::string> chosen(const std::string& scenario) {
-  if (scenario.empty()) throw Error("give --scenario NAME or all (or --list)");
+// The scenarios of --scenario (a name, NAME,NAME,... or all), in --list's order.
+std::vector<std::string> chosen(const std::vector<std::string>& given) {
+  if (given.empty()) throw Error("give --scenario NAME or all (or --list)");
+  const bool all = std::ranges::find(given, "all") != given.end();
+  std::string known;
+  for (const auto& s : real::fault_scenarios()) known += (known.empty() ? "" : ", ") + s.name;
+  for (const std::string& g : given) {
+    const auto named = [&g](const real::FaultScenario& s) { return s.name == g; };
+    if (g != "all" && std::ranges::none_of(real::fault_scenarios(), named)) {
+      throw Error(fmt::format("unknown fault scenario '{}' (scenarios: {}, all)", g, known));
+    }
+  }
   std::vector<std::string> names;
   for (const real::FaultScenario& s : real::fault_scenarios()) {
-    if (scenario == "all" || scenario == s.name) names.push_back(s.name);
-  }
-  if (names.empty()) {
-    std::string known;
-    for (const auto& s : real::fault_scenarios()) known += (known.empty() ? "" : ", ") + s.name;
-    throw Error(fmt::format("unknown fault scenario '{}' (scenarios: {}, all)", scenario, known));
+    if (all || std::ranges::find(given, s.name) != given.end()) names.push_back(s.name);
   }
   return names;
 }
@@ -106,7 +112,8 @@ void add_real_chaos_command(CLI::App& app) {
       "real-chaos",
       "Play faults on the real systems (MariaDB, PostgreSQL, Redis servers) and judge every ID");
   cmd->add_flag("--list", args->list, "name and describe the scenarios");
-  cmd->add_option("--scenario", args->scenario, "a scenario (see --list), or all");
+  cmd->add_option("--scenario", args->scenario, "a scenario (see --list), several (a,b), or all")
+      ->delimiter(',');
   cmd->add_option("--out", args->out, "write the runs as JSON (with timelines) to FILE");
   cmd->add_option("--clients", args->options.clients, "client processes, each with its own adapter")
       ->capture_default_str()
@@ -135,8 +142,9 @@ void add_real_chaos_command(CLI::App& app) {
                   "always), everysec, rdb (RDB snapshots only)")
       ->delimiter(',')
       ->transform(CLI::CheckedTransformer(persistence));
-  cmd->add_option("--steps", args->options.clock_steps_s,
-                  "postgres-clock-back: the steps back of postgres's wall clock, in s (default 1,5)")
+  cmd->add_option(
+         "--steps", args->options.clock_steps_s,
+         "postgres-clock-back: the steps back of postgres's wall clock, in s (default 1,5)")
       ->delimiter(',')
       ->check(FiniteRange(0.001, 3600.0));
   cmd->add_option("--rate-clients", args->options.rate_clients,

@@ -2,6 +2,7 @@
 // deadlines, pipes, and the interrupt handler that kills every live child.
 #include "plumbing/child_process.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <grp.h>
@@ -18,6 +19,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -178,6 +180,31 @@ bool read_int(int fd, int& value) {
 
 }  // namespace
 
+bool group_running(pid_t pgid) {
+  DIR* proc = ::opendir("/proc");
+  if (proc == nullptr) return false;
+  bool found = false;
+  while (const dirent* d = ::readdir(proc)) {
+    if (d->d_name[0] < '1' || d->d_name[0] > '9') continue;
+    const std::string path = std::string("/proc/") + d->d_name + "/stat";
+    std::FILE* f = std::fopen(path.c_str(), "re");
+    if (f == nullptr) continue;
+    char line[512] = {};
+    const bool read = std::fgets(line, sizeof line, f) != nullptr;
+    std::fclose(f);
+    const char* close = read ? std::strrchr(line, ')') : nullptr;
+    char state = 0;
+    long ppid = 0, group = 0;
+    if (close != nullptr && std::sscanf(close + 1, " %c %ld %ld", &state, &ppid, &group) == 3 &&
+        group == pgid && state != 'Z' && state != 'X') {
+      found = true;
+      break;
+    }
+  }
+  ::closedir(proc);
+  return found;
+}
+
 std::optional<RunAs> unprivileged_user_if_root() {
   if (::geteuid() != 0) return std::nullopt;
   const passwd* pw = ::getpwnam("nobody");
@@ -219,8 +246,13 @@ ChildProcess::ChildProcess(const ChildSpec& spec) {
   w.wire(1, spec.out);
   w.wire(2, spec.err);
   const std::string exec_failed = fmt::format("idbench: cannot execute {}\n", spec.argv[0]);
-  Exec e{c_strings(spec.argv), spec.env ? c_strings(*spec.env) : std::vector<char*>{},
-         w.child, spec.run_as, ::getpid(), nullptr, exec_failed.c_str()};
+  Exec e{c_strings(spec.argv),
+         spec.env ? c_strings(*spec.env) : std::vector<char*>{},
+         w.child,
+         spec.run_as,
+         ::getpid(),
+         nullptr,
+         exec_failed.c_str()};
   int report[2] = {-1, -1};  // a contained child's supervisor → us (descendants.hpp)
   if (spec.contain) {
     if (::pipe2(report, O_CLOEXEC) != 0) fail("pipe");
@@ -408,6 +440,12 @@ int ChildProcess::kill_and_reap() {
   while (::waitpid(reaper_, &raw, 0) < 0 && errno == EINTR) {
   }
   reaped(raw);
+  // What it left in its group dies too before this returns (at most 10 s: a process stuck in
+  // the kernel is not waited for forever).
+  for (const std::int64_t until = monotonic_ns() + 10'000'000'000;
+       !contained() && group_running(pid_) && monotonic_ns() < until;) {
+    sleep_until_mono(monotonic_ns() + 2'000'000);
+  }
   return *status_;
 }
 
@@ -423,9 +461,12 @@ int ChildProcess::stop(std::int64_t grace_ns, int sig) {
 }
 
 CommandResult run_command(const std::vector<std::string>& argv, const CommandOptions& options) {
-  ChildSpec spec{argv, std::nullopt,
+  ChildSpec spec{argv,
+                 std::nullopt,
                  options.stdin_file.empty() ? Stdio::null() : Stdio::file(options.stdin_file),
-                 Stdio::pipe(), Stdio::pipe(), options.run_as};
+                 Stdio::pipe(),
+                 Stdio::pipe(),
+                 options.run_as};
   ChildProcess child(spec);
   const std::int64_t deadline = monotonic_ns() + options.timeout_ms * 1'000'000;
   CommandResult result;

@@ -159,7 +159,7 @@ class ChildProcess {
   int stdin_fd_ = -1;
   int stdout_fd_ = -1;
   int stderr_fd_ = -1;
-  std::string pending_;       // stdout read but not yet returned as a line
+  std::string pending_;      // stdout read but not yet returned as a line
   std::size_t scanned_ = 0;  // how much of pending_ is known to hold no newline
   std::optional<int> status_;
   bool signalled_ = false;
@@ -180,6 +180,12 @@ struct CommandOptions {
 
 // Runs argv to completion, capturing stdout and stderr; killed (the whole group) at the
 // timeout. Throws Error when it cannot start, Interrupted on a signal.
+// Whether a process of group `pgid` is still running (a zombie is not): a SIGKILL to a group is
+// delivered at once, but its members exit one by one. A PostgreSQL restarted while the killed
+// postmaster's backends were still exiting found their shared memory still attached and
+// refused to start; kill_and_reap waits until this is false.
+bool group_running(pid_t pgid);
+
 CommandResult run_command(const std::vector<std::string>& argv, const CommandOptions& options = {});
 
 // Thrown when the run is interrupted by a signal; the command exits 130.

@@ -46,10 +46,24 @@ TEST(RunCommand, ReadsStdinFromAFile) {
 
 TEST(RunCommand, KillsTheWholeGroupAtTheTimeout) {
   // The shell's own child (sleep) holds stdout open: only killing the group ends the run.
-  const auto r = run_command({"/bin/sh", "-c", "sleep 30; echo never"}, CommandOptions{"", 200, std::nullopt});
+  const auto r =
+      run_command({"/bin/sh", "-c", "sleep 30; echo never"}, CommandOptions{"", 200, std::nullopt});
   EXPECT_TRUE(r.timed_out);
   EXPECT_EQ(r.exit_code, -1);
   EXPECT_EQ(r.out, "");
+}
+
+// kill_and_reap returns once every process of the child's group has died, not only the child:
+// a PostgreSQL restarted after a kill -9 of its postmaster found the backends, killed but not
+// yet gone, still attached to its shared memory.
+TEST(ChildProcessKill, ReturnsOnceTheWholeGroupHasDied) {
+  ChildProcess child(spec(
+      {"/bin/sh", "-c", "for i in $(seq 40); do sleep 30 & done; echo up; wait"}, Stdio::pipe()));
+  ASSERT_EQ(child.read_line(monotonic_ns() + 10 * kSecond), "up");
+  const pid_t group = child.pid();
+  ASSERT_TRUE(group_running(group));
+  child.kill_and_reap();
+  EXPECT_FALSE(group_running(group)) << "a member of the killed group is still running";
 }
 
 TEST(RunCommand, AProgramThatCannotBeExecutedExits127) {
@@ -167,7 +181,8 @@ bool gone_within(pid_t pid, std::int64_t ns) {
 ChildSpec leaves_children(const std::string& then = "read x; exit 0") {
   ChildSpec s = spec({"/bin/sh", "-c",
                       "sleep 300 </dev/null >/dev/null 2>&1 & echo $!; "
-                      "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!; " + then},
+                      "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!; " +
+                          then},
                      Stdio::pipe());
   s.in = Stdio::pipe();
   s.contain = true;

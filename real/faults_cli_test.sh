@@ -21,6 +21,13 @@ grep -q "ticket-restore" "$work/list" || fail "--list does not name ticket-resto
 status=$?
 [ $status -eq 2 ] || fail "an unknown scenario exited $status, not 2"
 [ "$(wc -l <"$work/err")" -eq 1 ] || { fail "an unknown scenario: not one line on stderr"; cat "$work/err"; }
+# A list is checked whole before anything runs: one unknown name in it is the same exit 2.
+"$idbench" real-chaos --scenario ticket-restore,no-such-scenario --out "$work/list.json" >"$work/out" 2>"$work/err"
+status=$?
+[ $status -eq 2 ] || fail "a list with an unknown scenario exited $status, not 2"
+grep -q "^idbench: unknown fault scenario 'no-such-scenario' (scenarios: " "$work/err" ||
+  fail "a list with an unknown scenario: $(cat "$work/err")"
+[ ! -e "$work/list.json" ] || fail "a rejected list wrote its --out"
 
 "$idbench" real-chaos --scenario ticket-restore --out "$work/no/such/dir/f.json" >"$work/out" 2>"$work/err"
 status=$?
