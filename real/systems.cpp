@@ -79,7 +79,7 @@ void add_postgres(std::vector<RealSystem>& s) {
   s.push_back(on_server(pg, "postgres-sequence",
                         "PostgreSQL CREATE SEQUENCE … CACHE 1, SELECT nextval(s)", "SEQUENCE",
                         "auto-increment", a("sequence --cache 1"), IdTime::none, IdWidth::bits64,
-                        Ordering::monotone_per_stream, false));
+                        Ordering::monotone_per_stream, true));
   s.push_back(on_server(pg, "postgres-sequence-cache50",
                         "PostgreSQL sequence with CACHE 50: each session takes a block of 50, so "
                         "IDs are unique but out of order across clients",
