@@ -1,6 +1,8 @@
 // idbench list — what can be chosen: variants, layouts, policies; as text or (--json) data.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cli/commands.hpp"
 #include "generators/layout.hpp"
 #include "generators/policy.hpp"
@@ -11,10 +13,12 @@
 namespace idbench::cli {
 
 void add_list_command(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("list", "List variants, layouts, policies and real systems, one a line");
+  CLI::App* cmd =
+      app.add_subcommand("list", "List variants, layouts, policies and real systems, one a line");
   static bool as_json = false;
-  cmd->add_flag("--json", as_json,
-                "Print every variant's full description, the layouts, policies and real systems as JSON");
+  cmd->add_flag(
+      "--json", as_json,
+      "Print every variant's full description, the layouts, policies and real systems as JSON");
   cmd->callback([] {
     if (as_json) {
       fmt::print("{}\n", real::catalog_json().dump(1));
@@ -37,9 +41,15 @@ void add_list_command(CLI::App& app) {
     }
     fmt::print("policies (--policy NAME[:BOUND_MS], time-based variants):\n");
     for (const auto& p : policy_catalog()) fmt::print("  {:<13} {}\n", p.name, p.summary);
-    fmt::print("real systems (a database scheme or a generator nobody here wrote, via an adapter):\n");
+    fmt::print(
+        "real systems (a database scheme or a generator nobody here wrote, via an adapter):\n");
+    std::size_t name_width = 0, scheme_width = 0;  // the columns as wide as their longest entry
     for (const auto& s : real::real_systems()) {
-      fmt::print("  {:<27} {:<14} {}\n", s.name, s.scheme, s.summary);
+      name_width = std::max(name_width, s.name.size());
+      scheme_width = std::max(scheme_width, s.scheme.size());
+    }
+    for (const auto& s : real::real_systems()) {
+      fmt::print("  {:<{}} {:<{}} {}\n", s.name, name_width, s.scheme, scheme_width, s.summary);
     }
   });
 }
