@@ -231,19 +231,10 @@ void MariadbServer::stop() { state_->db.stop(); }
 
 void MariadbServer::kill9() { state_->db.kill9(); }
 
-std::string MariadbServer::snapshot() {
-  State& st = *state_;
-  const bool was_running = running();
-  stop();
-  const std::string path = fmt::format("{}/snapshot-{}", st.db.dir(), ++st.snapshots);
-  copy_tree(st.db.dir() + "/data", path);
-  if (was_running) start();
-  return path;
-}
+std::string MariadbServer::snapshot() { return cold_snapshot(state_->db, state_->snapshots); }
 
 void MariadbServer::restore(const std::string& snapshot_path) {
-  if (running()) throw Error("MariadbServer::restore: stop the server first");
-  replace_with_copy(state_->db.dir() + "/data", snapshot_path);
+  restore_stopped(state_->db, "MariadbServer", snapshot_path);
 }
 
 }  // namespace idbench::real

@@ -145,19 +145,10 @@ void RedisServer::stop() { state_->db.stop(); }
 
 void RedisServer::kill9() { state_->db.kill9(); }
 
-std::string RedisServer::snapshot() {
-  State& st = *state_;
-  const bool was_running = running();
-  stop();
-  const std::string path = fmt::format("{}/snapshot-{}", st.db.dir(), ++st.snapshots);
-  copy_tree(st.db.dir() + "/data", path);
-  if (was_running) start();
-  return path;
-}
+std::string RedisServer::snapshot() { return cold_snapshot(state_->db, state_->snapshots); }
 
 void RedisServer::restore(const std::string& snapshot_path) {
-  if (running()) throw Error("RedisServer::restore: stop the server first");
-  replace_with_copy(state_->db.dir() + "/data", snapshot_path);
+  restore_stopped(state_->db, "RedisServer", snapshot_path);
 }
 
 }  // namespace idbench::real

@@ -133,4 +133,18 @@ void replace_with_copy(const std::string& data, const std::string& snapshot) {
   copy_tree(snapshot, data);
 }
 
+std::string cold_snapshot(plumbing::DbServer& db, int& count) {
+  const bool was_running = db.running();
+  db.stop();
+  const std::string path = fmt::format("{}/snapshot-{}", db.dir(), ++count);
+  copy_tree(db.dir() + "/data", path);
+  if (was_running) db.restart();
+  return path;
+}
+
+void restore_stopped(plumbing::DbServer& db, const std::string& who, const std::string& snapshot) {
+  if (db.running()) throw Error(fmt::format("{}::restore: stop the server first", who));
+  replace_with_copy(db.dir() + "/data", snapshot);
+}
+
 }  // namespace idbench::real

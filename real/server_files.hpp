@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <string>
 
+#include "plumbing/db_server.hpp"
+
 namespace idbench::real {
 
 // The last `lines` lines of the text file at `path` (empty when it is missing).
@@ -19,5 +21,12 @@ void copy_tree(const std::string& from, const std::string& to);
 // Replaces the directory `data` with a copy of `snapshot`; throws Error when there is no
 // such snapshot.
 void replace_with_copy(const std::string& data, const std::string& snapshot);
+// A cold copy of a server's <dir>/data, for the kinds whose files live there (MariaDB, Redis):
+// stops it, copies to <dir>/snapshot-<++count>, starts it again if it was running; returns the
+// copy's path.
+std::string cold_snapshot(plumbing::DbServer& db, int& count);
+// Puts a cold copy back into <dir>/data; `who` names the server in the Error thrown when it is
+// still running.
+void restore_stopped(plumbing::DbServer& db, const std::string& who, const std::string& snapshot);
 
 }  // namespace idbench::real
