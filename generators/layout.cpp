@@ -392,8 +392,9 @@ std::optional<std::int64_t> Layout::checked_unix_ms_of_tick(std::int64_t tick) c
 }
 
 std::int64_t Layout::last_unix_ms() const {
-  // Fits: from_spec refused every layout whose last ms does not (lifetime_beyond_int64).
-  return spec_.epoch_unix_ms + (max_tick() + 1) * spec_.unit_ms - 1;
+  // Fits: from_spec refused every layout whose last ms does not (lifetime_beyond_int64), summed
+  // in this order, every term >= 0; (max_tick + 1) × unit may itself be one past int64.
+  return spec_.epoch_unix_ms + max_tick() * spec_.unit_ms + (spec_.unit_ms - 1);
 }
 
 double Layout::cap_per_second() const {
