@@ -2,6 +2,7 @@
 // IDs out, the system's own time per request kept and written at EOF.
 #include "adapters/line/line_server.hpp"
 
+#include <signal.h>
 #include <time.h>
 
 #include <cstdio>
@@ -59,6 +60,22 @@ void serve(const std::function<void(unsigned long n, std::string& out)>& fill, b
     std::fflush(stdout);
   }
   if (timed) write_times(times_path, times);
+}
+
+int adapter_main(const char* name, int argc, char** argv,
+                 void (*run)(const std::vector<std::string>& args)) {
+  std::ios::sync_with_stdio(false);
+  ::signal(SIGPIPE, SIG_IGN);
+  try {
+    run({argv + 1, argv + argc});
+    return 0;
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "%s: %s\n", name, e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", name, e.what());
+    return 1;
+  }
 }
 
 }  // namespace idbench::line

@@ -14,6 +14,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace idbench::line {
 
@@ -36,5 +37,11 @@ unsigned long parse_request(const std::string& line);
 // cannot). A program that serves no system (a counter) passes timed = false: it has no own
 // share to report.
 void serve(const std::function<void(unsigned long n, std::string& out)>& fill, bool timed = true);
+
+// An adapter's main: SIGPIPE ignored (a killed server is an error to handle), `run` with the
+// arguments; UsageError is one line and exit 2, any other error one line and exit 1, each
+// prefixed by `name`.
+int adapter_main(const char* name, int argc, char** argv,
+                 void (*run)(const std::vector<std::string>& args));
 
 }  // namespace idbench::line

@@ -129,16 +129,5 @@ void run(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::ios::sync_with_stdio(false);
-  ::signal(SIGPIPE, SIG_IGN);  // a killed server is an error to handle, not a SIGPIPE death
-  try {
-    run({argv + 1, argv + argc});
-    return 0;
-  } catch (const idbench::line::UsageError& e) {
-    std::fprintf(stderr, "idbench-redis-adapter: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "idbench-redis-adapter: %s\n", e.what());
-    return 1;
-  }
+  return idbench::line::adapter_main("idbench-redis-adapter", argc, argv, run);
 }
