@@ -40,6 +40,18 @@ std::vector<const Scenario*> chosen_scenarios(const std::vector<std::string>& na
 // (flake-idgen refuses until its clock passes its last ID) shows it only in the whole window.
 double program_scale(double time_scale) { return std::max(time_scale, 1.0); }
 
+constexpr double kQuickScale = 0.25;
+// A restart's regression must outlast the restarted node's start: at a quarter (0.25 s) a node
+// with a persisted mark came back after its clock had caught up and tested nothing.
+constexpr double kQuickRestartScale = 0.5;
+
+// The scale of a built-in variant's cells of scenario `s`.
+double cell_scale(const MatrixConfig& cfg, const Scenario& s) {
+  if (cfg.time_scale > 0) return cfg.time_scale;
+  if (!cfg.quick) return 1.0;
+  return s.restarts ? kQuickRestartScale : kQuickScale;
+}
+
 RunConfig run_config(const MatrixPlan& plan, const MatrixCell& c) {
   RunConfig rc;
   rc.scenario = c.scenario;
@@ -49,7 +61,7 @@ RunConfig run_config(const MatrixPlan& plan, const MatrixCell& c) {
   rc.nodes = plan.config.nodes;
   rc.threads = plan.config.threads;
   rc.rate = plan.config.rate;
-  rc.time_scale = c.program ? program_scale(plan.time_scale) : plan.time_scale;
+  rc.time_scale = c.time_scale;
   rc.node_binary = plan.config.node_binary;
   rc.clock_injector = plan.config.clock_injector;
   if (c.program) rc.exec = plan.config.programs.at(*c.program).exec;
@@ -149,13 +161,14 @@ std::vector<const Variant*> clock_sequence_variants(const MatrixConfig& cfg) {
 }
 
 // The clock-sequence cells of one scenario (see matrix.hpp).
-void add_clock_sequence_cells(const MatrixConfig& cfg, const Scenario& s, std::int64_t ms,
+void add_clock_sequence_cells(const MatrixConfig& cfg, const Scenario& s, double scale,
                               std::vector<MatrixCell>& cells) {
   if (!s.steps_back) return;
   const int steps = backward_steps(s);
   if (cfg.quick && !s.restarts && steps < 2) return;
   const std::string scenario(s.name);
   const std::string policy(kClockSequence);
+  const std::int64_t ms = scaled(s, scale).duration_ms;
   for (bool persist : {false, true}) {
     if (persist && (!cfg.persist_restart || (cfg.quick && !s.restarts))) continue;
     for (const Variant* v : clock_sequence_variants(cfg)) {
@@ -163,12 +176,14 @@ void add_clock_sequence_cells(const MatrixConfig& cfg, const Scenario& s, std::i
       // --persist is idbench's stable storage; a library with its own clock keeps its own.
       if (persist && v->own_clock) continue;
       if (!v->uses_layout) {
-        cells.push_back({scenario, name, policy, "", "", persist, ms, std::nullopt});
+        cells.push_back({scenario, name, policy, "", "", persist, ms, std::nullopt, scale});
         continue;
       }
-      cells.push_back({scenario, name, policy, kGenLayout, "gen=2", persist, ms, std::nullopt});
+      cells.push_back(
+          {scenario, name, policy, kGenLayout, "gen=2", persist, ms, std::nullopt, scale});
       if (steps > 1 && !persist) {
-        cells.push_back({scenario, name, policy, kGen1Layout, "gen=1", false, ms, std::nullopt});
+        cells.push_back(
+            {scenario, name, policy, kGen1Layout, "gen=1", false, ms, std::nullopt, scale});
       }
     }
   }
@@ -180,7 +195,7 @@ MatrixPlan plan_matrix(const MatrixConfig& cfg) {
   if (cfg.out_path.empty()) throw Error("the matrix needs --out FILE");
   MatrixPlan plan;
   plan.config = cfg;
-  plan.time_scale = cfg.time_scale > 0 ? cfg.time_scale : (cfg.quick ? 0.5 : 1.0);
+  plan.time_scale = cfg.time_scale > 0 ? cfg.time_scale : (cfg.quick ? kQuickScale : 1.0);
   check_rate_and_scale(cfg.rate, plan.time_scale);
   plan.variants = cfg.variants.empty() ? default_matrix_variants(cfg.quick) : cfg.variants;
   for (const auto& v : plan.variants) {
@@ -195,22 +210,25 @@ MatrixPlan plan_matrix(const MatrixConfig& cfg) {
       std::ranges::find(plan.policies, kClockSequence) != plan.policies.end();
   for (const Scenario* s : chosen_scenarios(cfg.scenarios)) {
     plan.scenarios.emplace_back(s->name);
-    const std::int64_t ms = scaled(*s, plan.time_scale).duration_ms;
+    const double scale = cell_scale(cfg, *s);
+    const std::int64_t ms = scaled(*s, scale).duration_ms;
     for (bool persist : {false, true}) {
       if (persist && !(s->restarts && cfg.persist_restart)) continue;
       for (const auto& v : plan.variants) {
         for (const auto& p : plan.policies) {
           if (p == kClockSequence) continue;  // cells of its own, below
-          plan.cells.push_back({std::string(s->name), v, p, "", "", persist, ms, std::nullopt});
+          plan.cells.push_back(
+              {std::string(s->name), v, p, "", "", persist, ms, std::nullopt, scale});
         }
       }
     }
-    if (clock_sequence) add_clock_sequence_cells(cfg, *s, ms, plan.cells);
+    if (clock_sequence) add_clock_sequence_cells(cfg, *s, scale, plan.cells);
     if (!s->steps_back || (cfg.quick && (s->restarts || backward_steps(*s) < 2))) continue;
-    const std::int64_t program_ms = scaled(*s, program_scale(plan.time_scale)).duration_ms;
+    const double full = program_scale(plan.time_scale);
+    const std::int64_t program_ms = scaled(*s, full).duration_ms;
     for (std::size_t i = 0; i < cfg.programs.size(); ++i) {
-      plan.cells.push_back(
-          {std::string(s->name), cfg.programs[i].name, kItsOwn, "", "", false, program_ms, i});
+      plan.cells.push_back({std::string(s->name), cfg.programs[i].name, kItsOwn, "", "", false,
+                            program_ms, i, full});
     }
   }
   return plan;

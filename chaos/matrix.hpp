@@ -59,7 +59,10 @@ struct MatrixConfig {
   int nodes = 2;
   unsigned threads = 2;
   double rate = 40'000;
-  double time_scale = 0;  // 0: 1.0, or 0.5 when quick
+  // 0: full length (1.0), or when quick a quarter (0.25), restarts at half (a restart's
+  // regression must outlast the restarted node's start); given: every built-in cell's. A
+  // program's cells never run shorter than full length.
+  double time_scale = 0;
   bool persist_restart = true;
   std::string node_binary;
   ClockInjector clock_injector = ClockInjector::libfaketime;
@@ -79,11 +82,12 @@ struct MatrixCell {
   std::int64_t duration_ms = 0;
   // A program's cell: its index in MatrixConfig::programs (its policy is its own).
   std::optional<std::size_t> program;
+  double time_scale = 1.0;  // the scenario's timeline scaled by this; duration_ms is its length
 };
 
 struct MatrixPlan {
   MatrixConfig config;
-  double time_scale = 1.0;
+  double time_scale = 1.0;  // of the cells without a restart or a program
   std::vector<std::string> scenarios, variants, policies;
   std::vector<MatrixCell> cells;
   std::int64_t planned_ms() const;

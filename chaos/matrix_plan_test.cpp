@@ -80,5 +80,38 @@ TEST(MatrixPlan, AProgramRunsTheScenariosThatStepAClockBack) {
   }
 }
 
+// The quick matrix runs its timelines at a quarter of their length, except where a shorter one
+// tests nothing: a restart's regression must outlast the restarted node's start (at a quarter,
+// 0.25 s, a node with a persisted mark came back after its clock had caught up: no evidence),
+// so restart cells run at half length, and a program's at full length.
+TEST(MatrixPlan, QuickCellsRunAtAQuarterExceptRestartsAtHalfAndProgramsInFull) {
+  MatrixConfig cfg;
+  cfg.out_path = "unused.json";
+  cfg.quick = true;
+  cfg.programs = {{"node-x", "Snowflake", {}}};
+  const MatrixPlan plan = plan_matrix(cfg);
+  int restarts = 0;
+  for (const auto& c : plan.cells) {
+    const Scenario* s = find_scenario(c.scenario);
+    ASSERT_NE(s, nullptr);
+    const double want = c.program ? 1.0 : s->restarts ? 0.5 : 0.25;
+    EXPECT_EQ(c.time_scale, want) << c.scenario << " · " << c.variant;
+    EXPECT_EQ(c.duration_ms, scaled(*s, want).duration_ms) << c.scenario << " · " << c.variant;
+    restarts += s->restarts;
+  }
+  EXPECT_GT(restarts, 0) << "the quick matrix has no restart cell";
+}
+
+// A scale the user gives is every cell's but a program's, which never runs shorter than full.
+TEST(MatrixPlan, AGivenTimeScaleIsEveryBuiltInCellsScale) {
+  MatrixConfig cfg;
+  cfg.out_path = "unused.json";
+  cfg.quick = true;
+  cfg.time_scale = 0.3;
+  for (const auto& c : plan_matrix(cfg).cells) {
+    EXPECT_EQ(c.time_scale, 0.3) << c.scenario << " · " << c.variant;
+  }
+}
+
 }  // namespace
 }  // namespace idbench::chaos

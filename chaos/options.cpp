@@ -91,7 +91,8 @@ void add_chaos_options(CLI::App* cmd, ChaosArgs& args) {
                 "run every scenario × variant × policy and write --out (progress on stderr)");
   cmd->add_option("--out", args.grid.out_path, "matrix: the JSON file to write");
   cmd->add_flag("--quick", args.grid.quick,
-                "matrix: the variants marked for the quick matrix, timelines halved");
+                "matrix: the variants marked for the quick matrix, timelines at a quarter "
+                "(restarts at half, programs in full)");
   cmd->add_option("--scenarios", args.grid.scenarios, "matrix: only these scenarios")
       ->delimiter(',');
   cmd->add_option("--variants", args.grid.variants, "matrix: only these variants")->delimiter(',');

@@ -5,7 +5,8 @@
 # chaos matrix (`idbench list --json`, defaults.chaos) × every policy, 2 nodes × 2 threads at
 # 40 k IDs/s per node, plus restart-during-regression with a persisted high-water mark. About
 # 16 minutes on 2 cores (288 cells), plus npm's Snowflake packages as programs; `--quick`
-# (the variants marked chaos_quick, timelines halved, two npm packages) takes about 3.5.
+# (the variants marked chaos_quick, timelines at a quarter of their length and restarts at half,
+# two npm packages in full) takes about 2.5.
 # Progress (cell i of N, what runs, time left) goes to stderr; OUT_JSON is rewritten whole
 # (temp file + rename) after every cell, with "complete": false until the last, so an
 # interrupted run leaves a valid partial file.
