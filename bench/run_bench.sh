@@ -10,10 +10,11 @@
 # --full: 9 repetitions of every benchmark (what the regression gate's Mann-Whitney U test
 #         needs), --benchmark_min_time=0.3, every repetition kept in the JSON (about 10 min).
 #
-# Then the real systems: `idbench real --system quick` (quick: MariaDB AUTO_INCREMENT and the
-# ticket pair on MyISAM and InnoDB, 1 and 8 clients, 1 and 1,000 IDs per request, flush 1 and
-# 2, 1.5 s per cell; about 1.5 min; then the locality of each system's real IDs, about 50 s) or
-# `--system all` (--full: every system, 10 s per cell). Its JSON goes into bench.json under the
+# Then the real systems: `idbench real --system quick --requests 1 --seconds 1 --warmup 0.2`
+# (quick: the systems marked for the quick pass, at each of their durability settings, from 1
+# and 8 clients asking 1 ID per request, the figures the decision table shows; about 50 s, then
+# the locality of each system's real IDs, about 45 s) or `--system all` (--full: every system,
+# 1 and 1,000 IDs per request, 10 s per cell). Its JSON goes into bench.json under the
 # key "real_systems", so the one file carries the in-process lower bounds and the real figures
 # they stand for, from the same run and machine. --no-real
 # skips it. A real-system run that fails still embeds what it measured ("complete": false or
@@ -117,10 +118,13 @@ fi
 
 real_status=0
 if [ "$real" = yes ]; then
-  case $profile in quick) systems=quick ;; full) systems=all ;; esac
+  case $profile in
+    quick) real_flags=(--system quick --requests 1 --seconds 1 --warmup 0.2) ;;
+    full) real_flags=(--system all) ;;
+  esac
   started=$(date +%s)
-  "$bin_dir/idbench" real --system "$systems" --out "$real_tmp" || real_status=$?
-  echo "bench: real systems ($systems) took $(($(date +%s) - started)) s, exit $real_status" >&2
+  "$bin_dir/idbench" real "${real_flags[@]}" --out "$real_tmp" || real_status=$?
+  echo "bench: real systems ($profile) took $(($(date +%s) - started)) s, exit $real_status" >&2
   embed_real "$tmp" "$real_tmp" || real_status=1
 fi
 
