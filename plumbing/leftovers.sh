@@ -12,6 +12,15 @@
 #       them) if processes still refer to DIR/idbench-*, fails if an idbench-* directory is left
 #       in DIR, removes DIR either way, and when nothing was left prints "ok: WHO left NONE in
 #       DIR"; returns 0 or 1
+#   wait_for_socket GLOB SOCKET PID
+#       waits (at most 120 s) until a directory matching GLOB holds the unix socket SOCKET (a
+#       run's server answers); returns 1 at once when PID (the run) has died, or at the limit
+#   postgres_segment GLOB
+#       prints "KEY SHMID" of the SysV segment a PostgreSQL server in a GLOB directory made (the
+#       7th line of data/postmaster.pid, written after its socket), waiting up to 30 s;
+#       returns 1 when none did
+#   segment_exists KEY SHMID
+#       true while that SysV segment exists (/proc/sysvipc/shm: key, shmid first)
 # One grep over every environment and command line, one find over every working directory.
 leftover_processes() {
   { grep -lsF -- "$1" /proc/[0-9]*/environ /proc/[0-9]*/cmdline
@@ -51,4 +60,32 @@ nothing_left_in() {  # DIR WHO NONE
   rm -rf "$1"
   [ $_failed -eq 0 ] && echo "ok: $2 left $3 in $1"
   return $_failed
+}
+
+wait_for_socket() {  # GLOB SOCKET PID
+  _i=0
+  while [ $_i -lt 1200 ]; do
+    for _d in $1; do [ -S "$_d/$2" ] && return 0; done
+    kill -0 "$3" 2>/dev/null || return 1
+    sleep 0.1
+    _i=$((_i + 1))
+  done
+  return 1
+}
+
+postgres_segment() {  # GLOB
+  _i=0
+  while [ $_i -lt 300 ]; do
+    for _d in $1; do
+      _line=$(sed -n 7p "$_d/data/postmaster.pid" 2>/dev/null)
+      [ -n "$_line" ] && { echo "$_line"; return 0; }
+    done
+    sleep 0.1
+    _i=$((_i + 1))
+  done
+  return 1
+}
+
+segment_exists() {  # KEY SHMID
+  [ $# -eq 2 ] && awk -v k="$1" -v id="$2" 'NR > 1 && $1 == k && $2 == id { f = 1 } END { exit !f }' /proc/sysvipc/shm
 }

@@ -25,24 +25,12 @@ failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 . "$(dirname "$0")/../plumbing/leftovers.sh"  # no_process_left
 
-# Waits (at most 120 s) until run $1's server answers on its socket; 1 if it never does.
-wait_for_server() {
-  i=0
-  while [ $i -lt 1200 ]; do
-    for d in "$work"/"$prefix"-"$1"-*; do [ -S "$d/$socket" ] && return 0; done
-    kill -0 "$1" 2>/dev/null || return 1
-    sleep 0.1
-    i=$((i + 1))
-  done
-  return 1
-}
-# PostgreSQL's SysV segment "KEY SHMID" (postmaster.pid's 7th line); nothing for Redis.
+# Run $1's server answers on its socket (plumbing/leftovers.sh); 1 if it never does.
+wait_for_server() { wait_for_socket "$work/$prefix-$1-*" "$socket" "$1"; }
+# PostgreSQL's SysV segment "KEY SHMID" (plumbing/leftovers.sh); nothing for Redis.
 segment_of() {
   [ "$kind" = postgres ] || return 0
-  for d in "$work"/"$prefix"-"$1"-*; do sed -n 7p "$d/data/postmaster.pid" 2>/dev/null; done
-}
-segment_exists() {
-  [ $# -eq 2 ] && awk -v k="$1" -v id="$2" 'NR > 1 && $1 == k && $2 == id { f = 1 } END { exit !f }' /proc/sysvipc/shm
+  postgres_segment "$work/$prefix-$1-*" || fail "run $1: postmaster.pid never named a SysV segment"
 }
 real_run() {
   "$idbench" real --system "$system" --clients 1 --requests 1 --seconds 60 --locality-rows 0 \

@@ -27,19 +27,8 @@ fail() { echo "FAIL: $*"; failed=1; }
 
 . "$(dirname "$0")/../../plumbing/leftovers.sh"  # no_process_left
 
-# Waits (at most 120 s) until the run's server answers on its socket; 1 if it never does.
-wait_for_server() {
-  i=0
-  while [ $i -lt 1200 ]; do
-    for d in "$work"/idbench-"$engine"-"$1"-*; do
-      [ -S "$d/$socket" ] && return 0
-    done
-    kill -0 "$1" 2>/dev/null || return 1
-    sleep 0.1
-    i=$((i + 1))
-  done
-  return 1
-}
+# The run's server answers on its socket (plumbing/leftovers.sh); 1 if it never does.
+wait_for_server() { wait_for_socket "$work/idbench-$engine-$1-*" "$socket" "$1"; }
 
 # Waits (at most ~30 s) for every leftover process to go; prints and kills what stays.
 leftovers_gone() { no_process_left "$work/idbench-" 30 1 "$1 left processes behind:" || failed=1; }
@@ -61,24 +50,11 @@ shm_left() {
 }
 
 # PostgreSQL's SysV segment (its interlock), which a killed server never removes: "KEY SHMID"
-# from the 7th line of postmaster.pid, written once the server made it (after its socket), so
-# waited for (at most 30 s). Prints nothing for another engine.
+# (plumbing/leftovers.sh). Prints nothing for another engine.
 segment_of() {
   [ "$engine" = postgres ] || return 0
-  i=0
-  while [ $i -lt 300 ]; do
-    for d in "$work"/idbench-postgres-"$1"-*; do
-      line=$(sed -n 7p "$d/data/postmaster.pid" 2>/dev/null)
-      [ -n "$line" ] && { echo $line; return 0; }
-    done
-    sleep 0.1
-    i=$((i + 1))
-  done
-  fail "run $1: postmaster.pid never named a SysV segment"
-}
-# True while the segment with this key and id exists (/proc/sysvipc/shm: key, shmid first).
-segment_exists() {
-  [ $# -eq 2 ] && awk -v k="$1" -v id="$2" 'NR > 1 && $1 == k && $2 == id { f = 1 } END { exit !f }' /proc/sysvipc/shm
+  postgres_segment "$work/idbench-postgres-$1-*" ||
+    fail "run $1: postmaster.pid never named a SysV segment"
 }
 
 # 1. SIGKILL once the server is up.
