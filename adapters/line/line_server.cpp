@@ -5,9 +5,11 @@
 #include <signal.h>
 #include <time.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <string>
 #include <vector>
 
 namespace idbench::line {
@@ -16,6 +18,21 @@ std::int64_t now_ns() {
   timespec ts{};
   ::clock_gettime(CLOCK_MONOTONIC, &ts);
   return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+std::int64_t wait_ns(const char* name) {
+  constexpr long long kDefaultMs = 5000;
+  constexpr long long kMaxMs = 24LL * 3600 * 1000;  // a day: beyond it, surely a mistake
+  const char* env = std::getenv(name);
+  if (env == nullptr || *env == '\0') return kDefaultMs * 1'000'000;
+  char* end = nullptr;
+  errno = 0;
+  const long long ms = std::strtoll(env, &end, 10);
+  if (*end != '\0' || errno != 0 || ms < 0 || ms > kMaxMs) {
+    throw UsageError(std::string(name) + " '" + env + "' is not a count of ms (0 to " +
+                     std::to_string(kMaxMs) + ")");
+  }
+  return ms * 1'000'000;
 }
 
 unsigned long parse_request(const std::string& line) {

@@ -29,6 +29,10 @@ inline constexpr unsigned long kMaxRequest = 1'000'000;  // external::kMaxReques
 // CLOCK_MONOTONIC in ns.
 std::int64_t now_ns();
 
+// How long a server may stay unreachable before the adapter gives up: $`name` in ms, 5000 when
+// unset or empty, in ns. UsageError when it is not a count of ms.
+std::int64_t wait_ns(const char* name);
+
 // The count N of a request line ("1000", "1000\r"), or UsageError.
 unsigned long parse_request(const std::string& line);
 

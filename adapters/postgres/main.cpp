@@ -35,16 +35,10 @@ class Failure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::int64_t wait_ns() {
-  const char* env = std::getenv("IDBENCH_POSTGRES_WAIT_MS");
-  const long ms = env && *env ? std::atol(env) : 5000;
-  return std::int64_t{ms > 0 ? ms : 5000} * 1'000'000;
-}
-
 class Client {
  public:
   Client(Scheme scheme, std::string host) : scheme_(std::move(scheme)), host_(std::move(host)) {
-    connect_until(idbench::line::now_ns() + wait_ns());
+    connect_until(idbench::line::now_ns() + wait_ns_);
   }
   ~Client() { drop(); }
   Client(const Client&) = delete;
@@ -53,7 +47,7 @@ class Client {
   // The N IDs of one statement, one a line, appended to `out`.
   void fill(unsigned long n, std::string& out) {
     const std::string sql = scheme_.statement(n);
-    const std::int64_t deadline = idbench::line::now_ns() + wait_ns();
+    const std::int64_t deadline = idbench::line::now_ns() + wait_ns_;
     for (;;) {
       PGresult* r = PQexec(conn_, sql.c_str());
       if (PQresultStatus(r) == PGRES_TUPLES_OK && static_cast<unsigned long>(PQntuples(r)) == n) {
@@ -121,6 +115,8 @@ class Client {
 
   Scheme scheme_;
   std::string host_;
+  // How long the server may stay unreachable ($IDBENCH_POSTGRES_WAIT_MS).
+  const std::int64_t wait_ns_ = idbench::line::wait_ns("IDBENCH_POSTGRES_WAIT_MS");
   PGconn* conn_ = nullptr;
   unsigned long retries_ = 0;
   unsigned long reconnects_ = 0;

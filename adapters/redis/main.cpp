@@ -34,16 +34,10 @@ class Failure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::int64_t wait_ns() {
-  const char* env = std::getenv("IDBENCH_REDIS_WAIT_MS");
-  const long ms = env && *env ? std::atol(env) : 5000;
-  return std::int64_t{ms > 0 ? ms : 5000} * 1'000'000;
-}
-
 class Client {
  public:
   explicit Client(std::vector<std::string> sockets) : sockets_(std::move(sockets)) {
-    connect_until(idbench::line::now_ns() + wait_ns(), true);
+    connect_until(idbench::line::now_ns() + wait_ns_, true);
   }
   ~Client() { drop(); }
   Client(const Client&) = delete;
@@ -51,7 +45,7 @@ class Client {
 
   // The N IDs of one command, one a line, appended to `out`.
   void fill(unsigned long n, std::string& out) {
-    const std::int64_t deadline = idbench::line::now_ns() + wait_ns();
+    const std::int64_t deadline = idbench::line::now_ns() + wait_ns_;
     for (;;) {
       auto* r = static_cast<redisReply*>(n == 1 ? redisCommand(ctx_, "INCR ids")
                                                 : redisCommand(ctx_, "INCRBY ids %lu", n));
@@ -102,6 +96,8 @@ class Client {
   }
 
   std::vector<std::string> sockets_;
+  // How long the server may stay unreachable ($IDBENCH_REDIS_WAIT_MS).
+  const std::int64_t wait_ns_ = idbench::line::wait_ns("IDBENCH_REDIS_WAIT_MS");
   std::size_t turn_ = 0;  // the socket in use
   redisContext* ctx_ = nullptr;
   unsigned long retries_ = 0;
