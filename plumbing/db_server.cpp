@@ -123,7 +123,7 @@ std::string DbServer::query(std::string_view sql) {
 }
 
 void DbServer::stop() {
-  if (server_) server_->stop(kStopGraceNs);
+  if (server_) server_->stop(kStopGraceNs, stop_signal_);
 }
 
 void DbServer::kill9() {

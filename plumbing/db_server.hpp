@@ -21,6 +21,7 @@
 // Thread safety: thread-compatible.
 #pragma once
 
+#include <csignal>
 #include <memory>
 #include <optional>
 #include <string>
@@ -60,8 +61,13 @@ class DbServer {
   CommandResult run_sql_file(const std::string& path, int timeout_s = 1800);
   // One statement; its output without trailing newlines.
   std::string query(std::string_view sql);
-  // SIGTERM, then SIGKILL after 30 s; idempotent (the destructor calls it).
+  // The stop signal (SIGTERM by default), then SIGKILL after 30 s; idempotent (the destructor
+  // calls it).
   void stop();
+  // The signal that asks the server for a clean shutdown that does not wait for its clients
+  // (PostgreSQL: SIGINT, its fast shutdown, what `pg_ctl stop` sends; its SIGTERM waits for
+  // every session to end).
+  void set_stop_signal(int sig) { stop_signal_ = sig; }
   // SIGKILL to the server's group, no shutdown (a crash); idempotent.
   void kill9();
 
@@ -78,6 +84,7 @@ class DbServer {
   std::string what_;
   std::string log_;
   std::unique_ptr<ChildProcess> server_;
+  int stop_signal_ = SIGTERM;
 };
 
 }  // namespace idbench::plumbing

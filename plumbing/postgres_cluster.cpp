@@ -48,6 +48,7 @@ PostgresCluster::PostgresCluster(std::string_view prefix, const PostgresStart& s
               "-X", "stream", "-c", "fast", "--no-sync"},
              "pg_basebackup of the primary");
   }
+  db_.set_stop_signal(SIGINT);  // fast shutdown: sessions ended, not waited for
   std::vector<std::string> argv = start.launcher;
   argv.insert(argv.end(), {bin_ + "/postgres", "-D", data, "-k", dir(), "-c",
                            "listen_addresses=", "-c", "dynamic_shared_memory_type=mmap"});

@@ -3,6 +3,7 @@
 #include "real/postgres_server.hpp"
 
 #include <fmt/format.h>
+#include <libpq-fe.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -10,6 +11,7 @@
 
 #include "plumbing/child_process.hpp"
 #include "plumbing/postgres_cluster.hpp"
+#include "plumbing/postgres_shm.hpp"
 #include "real/server_files.hpp"
 
 namespace idbench::real {
@@ -49,16 +51,65 @@ void give_tree(const std::string& path, const std::optional<plumbing::RunAs>& to
   for (const auto& e : fs::recursive_directory_iterator(path)) own(e.path());
 }
 
+// One libpq connection kept open for the clock probe: a probe through psql paid a process start
+// (up to a second under load) inside the interval it stamps with true time, so a 1 s step could
+// read as not applied. Reconnected when the server went away (a restart, a crash).
+class ProbeConnection {
+ public:
+  ProbeConnection() = default;
+  ~ProbeConnection() { drop(); }
+  ProbeConnection(const ProbeConnection&) = delete;
+  ProbeConnection& operator=(const ProbeConnection&) = delete;
+
+  // The one value `sql` answers, on a connection to the server whose socket is in `dir`;
+  // throws Error when it cannot.
+  std::string value(const std::string& dir, const char* sql) {
+    for (int attempt = 0;; ++attempt) {
+      if (conn_ == nullptr) connect(dir);
+      PGresult* r = PQexec(conn_, sql);
+      const bool ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+      std::string text = ok ? PQgetvalue(r, 0, 0) : PQresultErrorMessage(r);
+      PQclear(r);
+      if (ok) return text;
+      const bool lost = PQstatus(conn_) != CONNECTION_OK;
+      drop();
+      if (!lost || attempt > 0) throw Error(fmt::format("postgres: {}", one_line(text)));
+    }
+  }
+  // Closed before the server stops: a stop (SIGTERM, PostgreSQL's smart shutdown) waits for
+  // every session to end.
+  void drop() {
+    if (conn_ != nullptr) PQfinish(conn_);
+    conn_ = nullptr;
+  }
+
+ private:
+  void connect(const std::string& dir) {
+    const char* keys[] = {"host", "user", "dbname", "connect_timeout", nullptr};
+    const char* values[] = {dir.c_str(), "idbench", "postgres", "10", nullptr};
+    conn_ = PQconnectdbParams(keys, values, 0);
+    if (PQstatus(conn_) != CONNECTION_OK) {
+      const std::string why = one_line(PQerrorMessage(conn_));
+      drop();
+      throw Error(fmt::format("postgres: cannot connect for the clock probe: {}", why));
+    }
+  }
+
+  PGconn* conn_ = nullptr;
+};
+
 }  // namespace
 
 struct PostgresServer::State {
+  explicit State(const PostgresSettings& s) : settings(s), pg(start_cluster(s)) {}
   PostgresSettings settings;
   std::unique_ptr<plumbing::PostgresCluster> pg;
   int snapshots = 0;
+  ProbeConnection probe;  // after pg: closed before the server stops
 };
 
 PostgresServer::PostgresServer(PostgresSettings settings)
-    : state_(std::make_unique<State>(State{settings, start_cluster(settings), 0})) {}
+    : state_(std::make_unique<State>(settings)) {}
 
 PostgresServer::~PostgresServer() = default;
 
@@ -81,7 +132,8 @@ std::string PostgresServer::describe() {
 std::string PostgresServer::query(const std::string& sql) { return state_->pg->query(sql); }
 
 double PostgresServer::clock_unix_s() {
-  const std::string text = query("SELECT extract(epoch FROM clock_timestamp())");
+  const std::string text =
+      state_->probe.value(state_->pg->dir(), "SELECT extract(epoch FROM clock_timestamp())");
   try {
     return std::stod(text);
   } catch (const std::exception&) {
@@ -104,9 +156,15 @@ void PostgresServer::start() {
   if (!running()) state_->pg->db().restart();
 }
 
-void PostgresServer::stop() { state_->pg->db().stop(); }
+void PostgresServer::stop() {
+  state_->probe.drop();
+  state_->pg->db().stop();
+}
 
-void PostgresServer::kill9() { state_->pg->db().kill9(); }
+void PostgresServer::kill9() {
+  state_->probe.drop();
+  state_->pg->db().kill9();
+}
 
 std::string PostgresServer::snapshot() {
   State& st = *state_;
@@ -131,6 +189,9 @@ std::string PostgresServer::snapshot() {
 
 void PostgresServer::restore(const std::string& snapshot_path) {
   if (running()) throw Error("PostgresServer::restore: stop the server first");
+  // A server that was killed (kill9, or a stop past its grace) left its SysV segment, keyed to
+  // the data directory about to be replaced: once that is gone, no sweep could name it.
+  plumbing::remove_postgres_segments({state_->pg->data_dir()});
   replace_with_copy(state_->pg->data_dir(), snapshot_path);
   give_tree(state_->pg->data_dir(), state_->pg->run_as());
 }

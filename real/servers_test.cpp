@@ -9,7 +9,11 @@
 //     the counter, under RDB only it takes the counter back (values handed out again).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -77,6 +81,65 @@ TEST(PostgresServer, ARestoreTakesASequenceBack) {
   pg.restore(copy);
   pg.start();
   EXPECT_EQ(pg.query("SELECT last_value FROM s"), "1");
+}
+
+// Whether a SysV segment made by process `pid` exists (/proc/sysvipc/shm: key, shmid, perms,
+// size, then the creator's pid).
+bool segment_made_by(int pid) {
+  std::ifstream in("/proc/sysvipc/shm");
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    std::istringstream row(line);
+    std::string key, shmid, perms, size, cpid;
+    row >> key >> shmid >> perms >> size >> cpid;
+    if (cpid == std::to_string(pid)) return true;
+  }
+  return false;
+}
+
+// A stop while a client is connected is a clean shutdown, as `pg_ctl stop` (fast mode) makes it:
+// the session is ended and the postmaster removes its SysV segment. A smart shutdown (SIGTERM)
+// waited for the session, then was killed after its grace, leaving the segment, which a restore
+// then orphaned: the data directory it was keyed to was replaced.
+TEST(PostgresServer, AStopWithAClientConnectedShutsDownCleanly) {
+  if (!postgres_installed()) GTEST_SKIP() << "PostgreSQL is not installed";
+  PostgresServer pg(PostgresSettings{});
+  const int postmaster = pg.pid();
+  ASSERT_TRUE(segment_made_by(postmaster)) << "the running postmaster has no SysV segment";
+  plumbing::ChildProcess session(plumbing::ChildSpec{
+      .argv = {plumbing::postgres_bin_dir() + "/psql", "-X", "-q", "-h", pg.socket(), "-U",
+               "idbench", "-d", "postgres", "-c", "SELECT pg_sleep(120)"},
+      .env = std::nullopt,
+      .in = plumbing::Stdio::null(),
+      .out = plumbing::Stdio::null(),
+      .err = plumbing::Stdio::null(),
+      .run_as = std::nullopt,
+      .contain = false});
+  const std::string sleeping =
+      "SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(120)'";
+  for (int i = 0; i < 200 && pg.query(sleeping) == "0"; ++i) ::usleep(50'000);
+  ASSERT_EQ(pg.query(sleeping), "1") << "the client's session never started";
+  pg.stop();
+  EXPECT_FALSE(pg.running());
+  EXPECT_FALSE(segment_made_by(postmaster))
+      << "the stopped postmaster " << postmaster << " left its SysV segment";
+}
+
+// A restore after a crash: the killed postmaster's segment is keyed to the data directory the
+// restore replaces, so it is removed first; after the replacement no sweep could name it.
+TEST(PostgresServer, ARestoreAfterAKill9LeavesNoSegmentOfTheKilledServer) {
+  if (!postgres_installed()) GTEST_SKIP() << "PostgreSQL is not installed";
+  PostgresServer pg(PostgresSettings{});
+  const std::string copy = pg.snapshot();
+  const int killed = pg.pid();
+  pg.kill9();
+  ASSERT_TRUE(segment_made_by(killed)) << "a killed postmaster removed its segment itself";
+  pg.restore(copy);
+  EXPECT_FALSE(segment_made_by(killed)) << "the killed postmaster " << killed
+                                        << "'s SysV segment outlived its data directory";
+  pg.start();
+  EXPECT_EQ(pg.query("SELECT 1"), "1");
 }
 
 TEST(PostgresSchemes, EveryOneAnswersOneAndAThousandIdsAllDistinct) {
