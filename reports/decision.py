@@ -3,8 +3,10 @@
 Which variants make up a scheme comes from the variant description the results carry (each
 variant's `scheme` field; inputs.Description), never from a list of names here. What the classic
 table says about a scheme (sortable, made where, ops burden, pick when) is keyed by the scheme's
-name. A scheme that table does not know, or a measured variant without a scheme (or without a
-description), gets a row of its own with dashes for those words.
+name; so are the same words for the schemes people run that only real systems stand for
+(PostgreSQL's SEQUENCE, Redis INCR, ...: REAL_SCHEME_WORDS), whose rows have the real figures
+and no in-process ones. A scheme neither knows, or a measured variant without a scheme (or
+without a description), gets a row of its own with dashes for those words.
 
 Every cell is one value or a short phrase (at most 12 words); what explains it (the real
 systems' figures in full, the availability under clock faults, why a figure is a lower bound)
@@ -20,8 +22,9 @@ from typing import Any
 import units as u
 from document import BAD, Notes, Table, cell_notes, cell_text, expanded  # noqa: F401
 from inputs import Bench, Chaos, Locality, Results, locality_generator, locality_variants, number
-from real_faults import scheme_fault_text, systems_of_scheme
-from real_systems import NOT_MEASURED, real_schemes, scheme_cell, scheme_short
+from real_faults import scheme_faults
+from real_systems import (NOT_MEASURED, described_systems, real_schemes, scheme_short,
+                          system_texts)
 from real_systems_locality import real_locality
 
 MAX_WORDS = 12  # words in a cell, its note reference included
@@ -39,6 +42,9 @@ class SchemeWords:
     sortable_note: str = ""
     ops_note: str = ""
     clock_note: str = ""  # how the clock-faults column reads for this scheme
+    # Whether the scheme's IDs depend on a clock, for a scheme no variant stands for (a
+    # variant's own `time_based` says it for the others); None: not known.
+    time_based: bool | None = None
 
 
 # The classic table, in its order, and the DCE rule after it.
@@ -73,7 +79,53 @@ SEEDS_TABLE = {
                    "description) is shown apart, in-process, in the real-system column, and "
                    "under the clock faults after the rule's own cells."),
 }
+# The schemes people run that only real systems stand for (no variant), by the scheme name the
+# systems' descriptions give; shown when a real system of the scheme was measured.
+REAL_SCHEME_WORDS = {
+    "SEQUENCE": SchemeWords(
+        "yes with CACHE 1*", "database", "low (one database)",
+        "one PostgreSQL or MariaDB database is enough",
+        sortable_note="SEQUENCE: * nextval() hands values out in order with CACHE 1; with CACHE "
+                      "> 1 each session takes a block of values, so they are in order only "
+                      "within a session.",
+        time_based=False),
+    "Instagram next_id()": SchemeWords(
+        "yes (k-sorted)", "database", "medium (shard ids, the database's clock)",
+        "sharded PostgreSQL needs time-ordered 64-bit ids",
+        sortable_note="Instagram next_id(): 41 bits of ms since a custom epoch, then a 13-bit "
+                      "shard id and nextval() % 1024: k-sorted by the ms.",
+        ops_note="Instagram next_id(): a shard id per schema, and the database server's wall "
+                 "clock, which the IDs' time follows.",
+        time_based=True),
+    "Redis INCR": SchemeWords(
+        "yes", "Redis server", "medium (durability settings, failover)",
+        "a ticket server, with Redis already in place",
+        ops_note="Redis INCR: the counter is as durable as Redis's persistence (appendfsync "
+                 "always, everysec, or RDB snapshots only), and replication is asynchronous: "
+                 "a promoted replica may not have the last values.",
+        time_based=False),
+    "UUIDv1": SchemeWords(
+        "no", "application or database", "low", "only where version-1 UUIDs are required",
+        sortable_note="UUIDv1: the timestamp's low bits come first, so the IDs do not sort by "
+                      "time.",
+        ops_note="UUIDv1: made by libraries and by database functions alike; the node field "
+                 "is a MAC address or random bits, so an ID shows when and on which host it "
+                 "was made.",
+        time_based=True),
+    "ULID": SchemeWords(
+        "yes (k-sorted)", "application", "low (a library)", "sortable text ids, no worker ids",
+        sortable_note="ULID: 48 bits of Unix ms, then 80 random bits; a monotonic factory "
+                      "increments the random part within a ms, so one process's IDs sort.",
+        time_based=True),
+}
 NOT_IN_THE_TABLE = SchemeWords(u.DASH, u.DASH, u.DASH, "not in the classic table")
+
+
+def real_scheme_words(name: str) -> SchemeWords:
+    """The words of a scheme only real systems stand for (names in any case)."""
+    return next((w for k, w in REAL_SCHEME_WORDS.items() if k.lower() == name.lower()),
+                NOT_IN_THE_TABLE)
+
 
 PREFERRED_LAYOUT = "twitter"  # the layout whose figures the table shows, when it ran
 LOWER_BOUND_NOTE = ("in-process lower bound: the variant stands in for a system that pays a "
@@ -85,6 +137,7 @@ class Scheme:
     name: str
     variants: tuple[str, ...]  # registry order
     words: SchemeWords
+    real_only: bool = False  # only real systems stand for it: no variant, no in-process figure
 
 
 def schemes(results: Results) -> list[Scheme]:
@@ -100,8 +153,8 @@ def schemes(results: Results) -> list[Scheme]:
     grouped = {v for vs in by_scheme.values() for v in vs}
     out += [Scheme(f"({v})", (v,), NOT_IN_THE_TABLE) for v in measured if v not in grouped]
     known = {s.name.lower() for s in out}
-    out += [Scheme(name, (), NOT_IN_THE_TABLE) for name in real_schemes(results.bench.real)
-            if name.lower() not in known]
+    out += [Scheme(name, (), real_scheme_words(name), real_only=True)
+            for name in real_schemes(results.bench.real) if name.lower() not in known]
     return out
 
 
@@ -200,26 +253,43 @@ def scheme_chaos(ch: Chaos, variants: tuple[str, ...]) -> dict:
             max(skew) if skew else None}
 
 
+def _program_cells(ch: Chaos, scheme: str) -> list[dict]:
+    return [c for c in ch.programs
+            if str(c.get("scheme") or "").lower() == scheme.lower() and not c.get("skipped")]
+
+
+def _program_word(c: dict) -> str:
+    v = c.get("fault_verdict") if isinstance(c.get("fault_verdict"), dict) else {}
+    return "error" if c.get("error") else str(v.get("verdict") or "?")
+
+
 def program_verdicts(ch: Chaos, scheme: str) -> dict[str, dict[str, str]]:
     """The real systems' programs of a scheme under clock faults (chaos --matrix --systems):
     {system: {scenario: verdict word}}, in the order they ran."""
     out: dict[str, dict[str, str]] = {}
-    for c in ch.programs:
-        if str(c.get("scheme") or "").lower() != scheme.lower() or c.get("skipped"):
-            continue
-        v = c.get("fault_verdict") if isinstance(c.get("fault_verdict"), dict) else {}
-        word = "error" if c.get("error") else str(v.get("verdict") or "?")
-        out.setdefault(str(c["system"]), {})[str(c.get("scenario") or "?")] = word
+    for c in _program_cells(ch, scheme):
+        out.setdefault(str(c["system"]), {})[str(c.get("scenario") or "?")] = _program_word(c)
     return out
 
 
-def _programs_text(verdicts: dict[str, dict[str, str]]) -> tuple[str, str, bool]:
-    """The programs' part of the clock-faults cell: (a few words, in full, any not kept)."""
-    failed = {n: w for n, w in verdicts.items() if any(x != "kept" for x in w.values())}
-    full = "; ".join(f"{n}: " + ", ".join(f"{sc} {w}" for sc, w in w.items())
-                     for n, w in verdicts.items())
-    short = f"real programs: {len(failed)} of {len(verdicts)} not kept"
-    return short, "real programs under clock faults: " + full, bool(failed)
+def _programs_part(ch: Chaos, scheme: str) -> tuple[str, bool, list[str]] | None:
+    """The programs' part of the clock-faults cell: (a few words, whether one was not kept, one
+    note per program: each fault's verdict and the figures behind it); None without one."""
+    lines: dict[str, list[str]] = {}
+    for c in _program_cells(ch, scheme):
+        behind = (f" ({c['error']})" if c.get("error") else
+                  f" ({u.count(number(c.get('duplicates')))} duplicates in "
+                  f"{u.count(number(c.get('ids')))} IDs, availability "
+                  f"{u.percent(number(c.get('availability')), 0)})")
+        lines.setdefault(str(c["system"]), []).append(
+            f"{c.get('scenario') or '?'} {_program_word(c)}{behind}")
+    if not lines:
+        return None
+    failed = [n for n, w in program_verdicts(ch, scheme).items()
+              if any(x != "kept" for x in w.values())]
+    return (f"real programs: {len(failed)} of {len(lines)} not kept", bool(failed),
+            [f"{n}, the library in its own process, under clock faults: " + "; ".join(ws)
+             for n, ws in lines.items()])
 
 
 def _clock_text(results: Results, s: Scheme, shown: str | None,
@@ -273,17 +343,26 @@ def _peer_speed(b: Bench, peer: str, layout: str | None, d: dict) -> tuple[str, 
 
 
 class _Cell:
-    """A cell being built: short parts, the full text they stand for, a bad mark, notes."""
+    """A cell being built: short parts, the full text each stands for, the fewest words each
+    can be cut to, a bad mark, notes."""
 
-    def __init__(self, short: str, full: str | None = None, bad: bool = False):
-        self.parts = [short]
-        self.full = [full if full is not None else short]
-        self.bad = bad
+    def __init__(self, short: str | None = None, full: str | None = None, bad: bool = False,
+                 brief: str | None = None):
+        self.parts: list[str] = []
+        self.full: list[str] = []
+        self.briefs: list[str] = []
+        self.bad = False
         self.notes: list[str] = []
+        if short is not None:
+            self.add(short, full, bad, brief)
 
-    def add(self, short: str, full: str, bad: bool = False) -> None:
+    def add(self, short: str, full: str | None = None, bad: bool = False,
+            brief: str | None = None) -> None:
+        """A part; `brief` (default: its first words) is what it is cut to when the cell would
+        pass MAX_WORDS."""
         self.parts.append(short)
-        self.full.append(full)
+        self.full.append(full if full is not None else short)
+        self.briefs.append(brief if brief is not None else _first_words(short))
         self.bad |= bad
 
     def note(self, text: str) -> None:
@@ -291,7 +370,7 @@ class _Cell:
             self.notes.append(text)
 
     def render(self, notes: Notes) -> Any:
-        """The cell: its parts joined ("; "), the first in its first words when the whole would
+        """The cell: its parts joined ("; "), the first cut to its brief when the whole would
         pass MAX_WORDS (then every part, then only the parts that fit), then "[n]" for each
         note; the full text of every part shown shorter than it is becomes the first note."""
         parts = list(self.parts)
@@ -299,9 +378,9 @@ class _Cell:
         def long(ps):
             return len(ps) > 1 and len("; ".join(ps).split()) + refs > MAX_WORDS
         if long(parts):
-            parts[0] = _first_words(parts[0])
-        if long(parts):  # every part in its first words, then only as many as fit
-            parts = [_first_words(p) for p in parts]
+            parts[0] = self.briefs[0]
+        if long(parts):  # every part cut to its brief, then only as many as fit
+            parts = list(self.briefs)
             while long(parts):
                 parts = parts[:-2] + [parts[-2] + " …"] if len(parts) > 2 else parts[:1]
         longer = [f for f, p in zip(self.full, parts) if f != p]
@@ -312,38 +391,116 @@ class _Cell:
         return (text, BAD) if self.bad else text
 
 
-def _row(results: Results, scheme: Scheme, layout: str | None, notes: Notes) -> tuple[list, dict]:
-    peers = real_peers(results, scheme.variants)
-    s = Scheme(scheme.name, tuple(v for v in scheme.variants if v not in peers), scheme.words)
-    w = s.words
-    shown = _shown_variant(results, s, layout)
-    d: dict[str, Any] = {"scheme": s.name, "variants": list(scheme.variants), "shown": shown,
-                         "real_peers": list(peers)}
+REAL_ONLY = "real system only"
+REAL_ONLY_NOTE = (
+    "real system only: in-process figures (IDs/s, p99, the InnoDB model's leaf fill, splits and "
+    "pool misses) exist only for a scheme with an idbench variant; a scheme only real systems "
+    "stand for has the real-system column and the leaf fill of its real IDs.")
+CLOCK_NOT_RUN_NOTE = (
+    "clock faults: not run: no fault on a clock in these results reached the scheme's real "
+    "systems. A server's clock is stepped by idbench real-chaos (./run.sh real-chaos --full "
+    "runs all of its clock scenarios), a library's by idbench chaos --matrix --systems.")
+
+
+def _speed_pair(results: Results, s: Scheme, shown: str | None, layout: str | None,
+                d: dict) -> tuple[_Cell, _Cell, bool]:
+    """The IDs/s and p99 cells, and whether they are an in-process lower bound."""
+    if s.real_only:
+        speed = _Cell(REAL_ONLY)
+        speed.note(REAL_ONLY_NOTE)
+        return speed, _Cell(u.DASH), False
     speed_text, tail_text = _speed_cells(results.bench, shown, layout, d)
     lower = is_lower_bound(results, shown, d)
     speed = _Cell(speed_text + (", lower bound" if lower else ""))
     tail = _Cell(("lower bound: " if lower else "") + tail_text)
     if lower:
-        speed.note(w.note or LOWER_BOUND_NOTE)
+        speed.note(s.words.note or LOWER_BOUND_NOTE)
+    return speed, tail, lower
 
-    real_full = scheme_cell(results.bench.real, s.name, s.variants, d)
-    real_bad = isinstance(real_full, tuple)
-    real = _Cell(scheme_short(d, real_bad), cell_text(real_full), real_bad)
-    if w.note and not lower:
-        real.note(w.note)
+
+def _real_cell(results: Results, s: Scheme, peers: tuple[str, ...], layout: str | None,
+               lower: bool, d: dict) -> _Cell:
+    """The real-system cell: a few words over the scheme's real systems, one note each, then
+    its real peers' in-process figures."""
+    texts = system_texts(results.bench.real, s.name, s.variants, d)
+    bad = any(b for _, b in texts)
+    real = _Cell(scheme_short(d, bad), bad=bad)
+    for text, _ in texts:
+        real.note(text)
+    if s.words.note and not lower:
+        real.note(s.words.note)
     for p in peers:
         short, full = _peer_speed(results.bench, p, layout, d)
         if real.parts == [NOT_MEASURED]:
             real = _Cell(short, full)
         else:
             real.add(short, full)
+    return real
 
+
+def _locality_pair(results: Results, s: Scheme, shown: str | None,
+                   d: dict) -> tuple[_Cell, _Cell]:
+    """The leaf-fill cell (the model's, then the real IDs' where a pass ran) and the splits
+    cell; a scheme without a variant has its real IDs' fill alone."""
+    found = real_locality(results.bench.real, s.name, s.variants, d)
+    if s.real_only:
+        return (_Cell(found[1], found[0], found[2]) if found else _Cell(u.DASH)), _Cell(u.DASH)
     fill_text, locality_text = _locality_cells(results.locality, s, shown, d)
     fill = _Cell(fill_text)
-    found = real_locality(results.bench.real, s.name, s.variants, d)
     if found is not None:
         full, short, failed = found
         fill.add(short, full, failed)
+    return fill, _Cell(locality_text)
+
+
+def _clock_cell(results: Results, s: Scheme, shown: str | None, chaos: dict,
+                peers: tuple[str, ...], d: dict) -> _Cell:
+    """The clock-faults cell: what the chaos matrix found for the scheme's variants (a scheme
+    only real systems stand for: whether it reads a clock), for its real peers and its real
+    programs (one note each), and what its real systems did under real-chaos's faults, one
+    verdict per fault. A scheme that reads a clock with no evidence of a clock fault says the
+    clock faults did not run, never that they were kept."""
+    clock = _Cell() if s.real_only else _Cell(*_clock_text(results, s, shown, chaos))
+    if s.real_only and s.words.time_based is False:
+        clock.add("no clock")
+    clock.note(s.words.clock_note)
+    for p in peers:
+        peer_chaos = scheme_chaos(results.chaos, (p,))
+        d.setdefault("real_peer_chaos", {})[p] = peer_chaos
+        short, full, bad = _clock_text(results, Scheme(p, (p,), NOT_IN_THE_TABLE), p, peer_chaos)
+        clock.add(f"peer {p}: {_first_words(short)}", f"real peer {p}: {full}", bad)
+    programs = _programs_part(results.chaos, s.name)
+    if programs:
+        d["programs_under_clock_faults"] = program_verdicts(results.chaos, s.name)
+        clock.add(programs[0], bad=programs[1], brief="real programs: " + (
+            "not kept" if programs[1] else "kept"))
+        for line in programs[2]:
+            clock.note(line)
+    described = described_systems(results.bench.real, s.name, s.variants)
+    faults = scheme_faults(results.real_faults, set(described))
+    if faults is not None:
+        d["real_faults"] = faults.full
+        clock.add(faults.short, faults.full, faults.failed, faults.brief)
+    if (s.real_only and s.words.time_based is not False and not programs
+            and not (faults and faults.clock)):
+        where = ("real-chaos --full" if any(x.get("server_kind") for x in described.values())
+                 else "chaos --systems")
+        clock.add(f"clock faults: not run ({where})", brief="clock faults: not run")
+        clock.note(CLOCK_NOT_RUN_NOTE)
+    return clock
+
+
+def _row(results: Results, scheme: Scheme, layout: str | None, notes: Notes) -> tuple[list, dict]:
+    peers = real_peers(results, scheme.variants)
+    s = Scheme(scheme.name, tuple(v for v in scheme.variants if v not in peers), scheme.words,
+               scheme.real_only)
+    w = s.words
+    shown = _shown_variant(results, s, layout)
+    d: dict[str, Any] = {"scheme": s.name, "variants": list(scheme.variants), "shown": shown,
+                         "real_peers": list(peers), "real_only": s.real_only}
+    speed, tail, lower = _speed_pair(results, s, shown, layout, d)
+    real = _real_cell(results, s, peers, layout, lower, d)
+    fill, splits = _locality_pair(results, s, shown, d)
 
     timed = any(v in {c.get("variant") for c in results.chaos.ran()} for v in s.variants)
     chaos = d["chaos"] = scheme_chaos(results.chaos, s.variants) if timed else {}
@@ -351,43 +508,16 @@ def _row(results: Results, scheme: Scheme, layout: str | None, notes: Notes) -> 
     sortable.note(w.sortable_note)
     if chaos.get("ksort_bound_ms_under_skew") is not None:
         sortable.add(f"k-sort bound {u.duration_ms(chaos['ksort_bound_ms_under_skew'])} "
-                     "under skew",
-                     f"k-sort bound {u.duration_ms(chaos['ksort_bound_ms_under_skew'])} "
                      "under skew")
     ops = _Cell(w.ops_burden)
     ops.note(w.ops_note)
     name = s.name + (f" ({shown})" if shown and (len(s.variants) > 1 or shown != s.variants[0])
                      else "")
-    clock = _Cell(*_clock_text(results, s, shown, chaos))
-    clock.note(w.clock_note)
-    for p in peers:
-        peer_chaos = scheme_chaos(results.chaos, (p,))
-        d.setdefault("real_peer_chaos", {})[p] = peer_chaos
-        short, full, bad = _clock_text(results, Scheme(p, (p,), NOT_IN_THE_TABLE), p, peer_chaos)
-        clock.add(f"peer {p}: {_first_words(short)}", f"real peer {p}: {full}", bad)
-    programs = program_verdicts(results.chaos, s.name)
-    if programs:
-        d["programs_under_clock_faults"] = programs
-        clock.add(*_programs_text(programs))
-    faults = scheme_fault_text(results.real_faults, systems_of_scheme(results.bench.real, s.name,
-                                                                        s.variants))
-    if faults is not None:
-        d["real_faults"] = faults[0]
-        clock.add(_fault_short(results, s), faults[0], faults[1])
+    clock = _clock_cell(results, s, shown, chaos, peers, d)
     row = [name, sortable.render(notes), w.made_where, ops.render(notes), w.pick_when,
            speed.render(notes), tail.render(notes), real.render(notes), fill.render(notes),
-           _Cell(locality_text).render(notes), clock.render(notes)]
+           splits.render(notes), clock.render(notes)]
     return row, d
-
-
-def _fault_short(results: Results, s: Scheme) -> str:
-    """The real systems under faults in a few words: the first failed verdict, else kept."""
-    systems = systems_of_scheme(results.bench.real, s.name, s.variants)
-    verdicts = [(p.get("verdict") or {}) for _, p in (results.real_faults.parts()
-                                                       if results.real_faults else [])
-                if p.get("system") in systems]
-    failed = [v.get("verdict", "?") for v in verdicts if v.get("passed") is False]
-    return f"real system under faults: {failed[0] if failed else 'kept'}"
 
 
 def real_peers(results: Results, variants: tuple[str, ...]) -> tuple[str, ...]:
@@ -406,14 +536,17 @@ def locality_row_words(payload: int) -> str:
 REAL_COLUMN = "real system, 1 ID per request"
 NOTES_INTRO = (
     "The classic decision table (the five schemes every design discussion starts from), each "
-    "row with this run's numbers. Where a scheme has several "
-    "variants, the fastest at 2 threads is shown. IDs/s at 1 · 2 threads and the p99 · p99.9 "
+    "row with this run's numbers, then the schemes only real systems stand for. Where a scheme "
+    "has several variants, the fastest at 2 threads is shown. IDs/s at 1 · 2 threads and the "
+    "p99 · p99.9 "
     "per call at 2 threads are measured in process on the {layout} layout. The real-system "
     "column is the scheme running for real (idbench real): requests of 1 ID, each client "
     "thread with its own adapter and connection, at the stated durability; IDs/s per client "
     "from 1 client, and the p99 round trip. Leaf fill, splits and pool misses are the InnoDB "
     "model's, with {rows}. Clock faults: what the chaos matrix found for the scheme's "
-    "variants, and what the real systems did under faults.")
+    "variants, what its real programs did under clock faults (chaos --matrix --systems: one "
+    "note each), and what its real systems did under real-chaos's faults, one verdict per "
+    "fault, the settings it failed at after \"with\".")
 
 
 def decision_table(results: Results) -> tuple[Table, list[dict], list[str]]:

@@ -149,7 +149,13 @@ class ProgramsUnderClockFaultsTest(unittest.TestCase):
         clock = row[CLOCK][0] if isinstance(row[CLOCK], tuple) else row[CLOCK]
         self.assertIn("real programs: 1 of 2 not kept", clock)
         self.assertIsInstance(row[CLOCK], tuple, "a program not kept marks the cell bad")
-        self.assertTrue(any("node-a: ntp-step-back BROKEN" in n for n in notes), notes)
+        # One note per program, peers of the row: each fault's verdict and its figures.
+        lines = [n for n in decision.cell_notes(row[CLOCK], notes) if n.startswith("node-")]
+        self.assertEqual(lines, [
+            "node-a, the library in its own process, under clock faults: ntp-step-back BROKEN "
+            "(9 duplicates in 1\u2009000 IDs, availability 100 %)",
+            "node-b, the library in its own process, under clock faults: ntp-step-back kept "
+            "(0 duplicates in 1\u2009000 IDs, availability 100 %)"])
         snow = [d for d in data if d.get("programs_under_clock_faults")]
         self.assertEqual(snow[0]["programs_under_clock_faults"],
                          {"node-a": {"ntp-step-back": "BROKEN"},

@@ -230,6 +230,12 @@ class DecisionCellsTest(unittest.TestCase):
             dce_test.results(chaos=dce_test.planted_chaos(peer_broken=True)))[0]
         yield "real systems", decision.decision_table(
             rl.results(rl.bench_with_locality()))[0]
+        import real_faults_test as rf
+        yield "real-only schemes under faults", rf.decision_table(rf.planted(
+            ("postgres-kill9", [rf.part("postgres-sequence", "kept", True, "synchronous_commit=on"),
+                                rf.part("postgres-sequence", "DUPLICATES", False,
+                                        "synchronous_commit=off")]),
+            ("redis-kill9", [rf.part("redis-incr", "DUPLICATES", False, "rdb")])))
 
     def test_every_cell_is_at_most_twelve_words(self):
         for what, t in self.tables():

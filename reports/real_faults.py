@@ -17,6 +17,7 @@ Thread safety: pure functions of their inputs (charts.real_fault_timeline draws)
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import units as u
@@ -27,10 +28,15 @@ from inputs import (REAL_FAULTS_FILE, RealFaults, clock_injector_line,  # noqa: 
 
 FILE = REAL_FAULTS_FILE  # re-exported: gate_real.py and compare.py read the name here
 PRODUCER = PRODUCER_OF[FILE]
+MAX_FAULT_WORDS = 8  # a decision-table cell's words for its real systems' faults
+
+
+def _verdict(part: dict) -> dict:
+    return part.get("verdict") if isinstance(part.get("verdict"), dict) else {}
 
 
 def _verdict_cell(part: dict) -> Any:
-    v = part.get("verdict") if isinstance(part.get("verdict"), dict) else {}
+    v = _verdict(part)
     text = str(v.get("verdict", "–"))
     if v.get("passed") is True:
         return (text, GOOD)
@@ -38,7 +44,7 @@ def _verdict_cell(part: dict) -> Any:
 
 
 def _evidence(part: dict) -> str:
-    v = part.get("verdict") if isinstance(part.get("verdict"), dict) else {}
+    v = _verdict(part)
     return str(v.get("evidence") or "–")
 
 
@@ -57,30 +63,80 @@ def real_faults_table(rf: RealFaults) -> Table:
                          "server settings are in each timeline's caption.")
 
 
-def systems_of_scheme(real, scheme: str, variants: tuple[str, ...]) -> set[str]:
-    """The real systems of a decision-table row, as the bench recorded their descriptions: same
-    scheme (in any case), or the real counterpart of one of the row's variants."""
-    described = [x for x in (real.systems or []) + (real.cells or []) if isinstance(x, dict)]
-    return {str(x.get("name") or x.get("system")) for x in described
-            if (x.get("name") or x.get("system"))
-            and (str(x.get("scheme", "")).lower() == scheme.lower()
-                 or x.get("lower_bound_variant") in variants)}
+@dataclass(frozen=True)
+class SchemeFaults:
+    """What a decision-table row's real systems did under real-chaos's faults."""
+
+    short: str  # one verdict per fault: "postgres-kill9: DUPLICATES with synchronous_commit=off"
+    brief: str  # the fewest words, when the cell has no room: "faults: DUPLICATES"
+    full: str  # every part: its fault, verdict, system and settings
+    failed: bool  # a part's verdict failed
+    clock: bool  # a part was a fault on the server's clock (`is_clock_fault`)
 
 
-def scheme_fault_text(rf: RealFaults | None, systems: set[str]) -> tuple[str, bool] | None:
-    """"real systems: ticket-restore DUPLICATES (mariadb-ticket-pair-myisam); ..." and whether
-    any part failed; None when no fault ran on these systems."""
+def is_clock_fault(part: dict) -> bool:
+    """Whether a part's fault was on the server's clock: those parts probe the server's own
+    clock against true time (`probes`: uuid-clock-back, postgres-clock-back, ...); a kill -9 or
+    a restore takes none."""
+    return bool(part.get("probes"))
+
+
+def _settings_apart(failed: list[dict], kept: list[dict]) -> str:
+    """The settings of the failed parts that no kept part of the same system had, from their
+    labels ("synchronous_commit=off" beside a kept "synchronous_commit=on"); "" when a failed
+    system has no kept part (the fault failed whatever its settings)."""
+    words: list[str] = []
+    for p in failed:
+        others = [k for k in kept if k.get("system") == p.get("system")]
+        if not others:
+            return ""
+        seen = {w for k in others for w in str(k.get("label") or "").split(", ")}
+        words += [w for w in str(p.get("label") or "").split(", ") if w and w not in seen]
+    return ", ".join(dict.fromkeys(words))
+
+
+FAILED, UNSURE, PASSED = "failed", "unsure", "passed"
+
+
+def _fault_verdict(parts: list[dict]) -> tuple[str, str]:
+    """One fault's verdict over a row's parts and whether it FAILED, is UNSURE or PASSED: a
+    failed part's, with the settings it failed at; else one whose verdict is neither ("no
+    evidence", "fault not applied"); else the passed one ("kept", "available")."""
+    failed = [p for p in parts if _verdict(p).get("passed") is False]
+    if failed:
+        kept = [p for p in parts if _verdict(p).get("passed") is True]
+        apart = _settings_apart(failed, kept)
+        return (str(_verdict(failed[0]).get("verdict", "?")) + (f" with {apart}" if apart
+                                                               else ""), FAILED)
+    unsure = [p for p in parts if _verdict(p).get("passed") is not True]
+    return str(_verdict((unsure or parts)[0]).get("verdict", "?")), UNSURE if unsure else PASSED
+
+
+def scheme_faults(rf: RealFaults | None, systems: set[str]) -> SchemeFaults | None:
+    """The real systems `systems` under faults, one verdict per fault in the order they ran;
+    None when no fault ran on them."""
     if rf is None or not rf.present:
         return None
-    parts = [(sc, p) for sc, p in rf.parts() if p.get("system") in systems]
-    if not parts:
+    by_fault: dict[str, list[dict]] = {}
+    for sc, p in rf.parts():
+        if p.get("system") in systems:
+            by_fault.setdefault(str(sc.get("scenario")), []).append(p)
+    if not by_fault:
         return None
-    texts, failed = [], False
-    for sc, p in parts:
-        v = p.get("verdict") if isinstance(p.get("verdict"), dict) else {}
-        failed |= v.get("passed") is False
-        texts.append(f"{sc.get('scenario')} {v.get('verdict', '?')} ({p.get('system')})")
-    return "real systems under faults: " + "; ".join(texts), failed
+    verdicts = {name: _fault_verdict(ps) for name, ps in by_fault.items()}
+    short = " · ".join(f"{name}: {w}" for name, (w, _) in verdicts.items())
+    if len(short.split()) > MAX_FAULT_WORDS:  # the ones not passed, the others counted
+        passed = sum(1 for _, st in verdicts.values() if st == PASSED)
+        short = " · ".join([f"{n}: {w}" for n, (w, st) in verdicts.items() if st != PASSED]
+                           + ([f"{passed} more passed"] if passed else []))
+    worst = next((w for st in (FAILED, UNSURE, PASSED) for w, x in verdicts.values() if x == st))
+    full = "; ".join(f"{name} {_verdict(p).get('verdict', '?')} ({p.get('system')}"
+                     + (f" {p['label']}" if p.get("label") else "") + ")"
+                     for name, ps in by_fault.items() for p in ps)
+    return SchemeFaults(short, "faults: " + worst.split(" with ")[0],
+                        "real systems under faults: " + full,
+                        any(st == FAILED for _, st in verdicts.values()),
+                        any(is_clock_fault(p) for ps in by_fault.values() for p in ps))
 
 
 def _caption(scenario: dict, part: dict) -> str:
@@ -92,7 +148,7 @@ def _caption(scenario: dict, part: dict) -> str:
 
 
 def _failed(p: dict) -> bool:
-    v = p.get("verdict") if isinstance(p.get("verdict"), dict) else {}
+    v = _verdict(p)
     return v.get("passed") is False
 
 
@@ -106,7 +162,7 @@ def real_faults_takeaway(rf: RealFaults) -> str:
                 "unique.")
     by: dict[str, list[str]] = {}
     for sc, p in failed:
-        v = p.get("verdict") if isinstance(p.get("verdict"), dict) else {}
+        v = _verdict(p)
         by.setdefault(f"{sc.get('scenario')} {v.get('verdict', '?')}", []).append(
             str(p.get("system")))
     return (f"Real systems under faults: {len(failed)} of {len(parts)} runs failed: "
@@ -115,7 +171,7 @@ def real_faults_takeaway(rf: RealFaults) -> str:
 
 def figure_title(scenario: dict, part: dict) -> str:
     """One system through one fault: its verdict and figures."""
-    v = part.get("verdict") if isinstance(part.get("verdict"), dict) else {}
+    v = _verdict(part)
     f = part.get("figures") if isinstance(part.get("figures"), dict) else {}
     dups = number(f.get("duplicates"))
     return (f"{scenario.get('scenario')} · {part.get('system')}: {v.get('verdict', '?')} — "

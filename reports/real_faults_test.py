@@ -138,5 +138,126 @@ class RealFaultsTest(unittest.TestCase):
         self.assertEqual(figures[0].error, "no timeline recorded")
 
 
+def part(system: str, verdict: str, passed: bool | None, label: str = "",
+         clock: bool = False) -> dict:
+    """One system through one planted fault; a fault on the server's clock probes it."""
+    return {"system": system, "label": label, "settings": label or "planted",
+            "verdict": {"verdict": verdict, "passed": passed, "evidence": "planted"},
+            "figures": {"ids": 1000, "duplicates": 0 if passed is not False else 9},
+            "events": [], "timeline": None,
+            "probes": [{"t_ms": 10.0, "server_minus_true_ms": -1000.0}] if clock else []}
+
+
+def planted(*scenarios: tuple[str, list[dict]]) -> dict:
+    return {"config": {"clock_injector": "libfaketime"},
+            "scenarios": [{"scenario": name, "description": "planted", "parts": parts,
+                           "verdict": {"verdict": "planted", "passed": None}}
+                          for name, parts in scenarios]}
+
+
+def decision_table(doc: dict | None):
+    """The decision table over the real-only schemes' systems and MariaDB's AUTO_INCREMENT,
+    with `doc` as real_chaos.json (None: absent)."""
+    import decision
+    import real_systems_test as rs
+    from decision_test import testdata as decision_testdata
+    bench = rs.bench_with_real_only()
+    bench["real_systems"]["cells"] += [c for c in rs.real_systems()["cells"]
+                                       if c["system"] == "mariadb-auto-increment"]
+    bench["real_systems"]["systems"].append(
+        {"name": "mariadb-auto-increment", "scheme": "AUTO_INCREMENT",
+         "lower_bound_variant": "auto-increment", "server_kind": "mariadb", "servers": 1})
+    res = inputs.Results("testdata", inputs.load_bench(bench),
+                         inputs.load_locality(decision_testdata("locality.json")),
+                         inputs.load_chaos(decision_testdata("chaos.json")),
+                         real_faults=None if doc is None else inputs.load_real_faults(doc))
+    return decision.decision_table(res)[0]
+
+
+def decision_rows(doc: dict | None) -> tuple[dict, list[str]]:
+    """`decision_table(doc)`'s rows by their first cell, and its notes."""
+    t = decision_table(doc)
+    return {r[0]: r for r in t.rows}, t.notes
+
+
+def clock_of(rows: dict, scheme: str) -> str:
+    cell = rows[scheme][-1]
+    return cell[0] if isinstance(cell, tuple) else cell
+
+
+class DecisionRowFaultsTest(unittest.TestCase):
+    """The clock-faults cell of a row gives one verdict per real-chaos fault of the row's own
+    systems, naming the fault; a scheme with no variant says whether it reads a clock."""
+
+    def test_kill9_without_duplicates_is_not_marked_duplicates(self):
+        import decision
+        doc = planted(
+            ("auto-increment-kill9", [part("mariadb-auto-increment", "kept", True, "flush=1")]),
+            ("postgres-kill9", [part("postgres-sequence", "kept", True, "synchronous_commit=on"),
+                                part("postgres-sequence", "kept", True,
+                                     "synchronous_commit=off")]),
+            ("redis-kill9", [part("redis-incr", "kept", True, "appendfsync=always"),
+                             part("redis-incr", "DUPLICATES", False, "rdb")]))
+        rows, notes = decision_rows(doc)
+        # SEQUENCE and Redis name AUTO_INCREMENT's variant as their lower bound: their
+        # faults are theirs, not AUTO_INCREMENT's.
+        auto = rows["AUTO_INCREMENT"][-1]
+        self.assertNotIsInstance(auto, tuple, auto)
+        self.assertIn("auto-increment-kill9: kept", auto)
+        self.assertNotIn("DUPLICATES", decision.expanded(auto, notes))
+        self.assertNotIn("redis", decision.expanded(auto, notes))
+        seq = rows["SEQUENCE"][-1]
+        self.assertNotIsInstance(seq, tuple, seq)
+        self.assertRegex(seq, r"^no clock; postgres-kill9: kept \[\d+\]$")
+        redis = rows["Redis INCR"][-1]
+        self.assertEqual(redis[1], BAD)
+        self.assertRegex(redis[0], r"^no clock; redis-kill9: DUPLICATES with rdb \[\d+\]$")
+        self.assertIn("redis-kill9 kept (redis-incr appendfsync=always); redis-kill9 DUPLICATES "
+                      "(redis-incr rdb)", decision.expanded(redis, notes))
+
+    def test_the_settings_a_fault_failed_at_are_named(self):
+        doc = planted(
+            ("postgres-kill9", [part("postgres-sequence", "kept", True,
+                                     "synchronous_commit=on, fsync=on"),
+                                part("postgres-sequence", "DUPLICATES", False,
+                                     "synchronous_commit=off, fsync=on")]),
+            ("postgres-restore", [part("postgres-sequence", "DUPLICATES", False)]))
+        rows, _ = decision_rows(doc)
+        self.assertIn("postgres-kill9: DUPLICATES with synchronous_commit=off · "
+                      "postgres-restore: DUPLICATES", clock_of(rows, "SEQUENCE"))
+
+    def test_a_clock_scheme_without_a_clock_fault_says_not_run_never_kept(self):
+        for doc in (None, planted()):
+            rows, notes = decision_rows(doc)
+            self.assertRegex(clock_of(rows, "Instagram next_id()"),
+                             r"^clock faults: not run \(real-chaos --full\) \[\d+\]$")
+            # A library without a server: its clock faults are chaos --systems'.
+            self.assertRegex(clock_of(rows, "ULID"), r"^clock faults: not run \(chaos --systems\)")
+            self.assertEqual(clock_of(rows, "SEQUENCE"), "no clock")
+        ig = "postgres-instagram-next-id"
+        rows, _ = decision_rows(planted(("postgres-restore", [part(ig, "DUPLICATES", False)])))
+        self.assertRegex(clock_of(rows, "Instagram next_id()"),
+                         r"^postgres-restore: DUPLICATES; clock faults: not run \(real-chaos")
+        rows, _ = decision_rows(planted(("postgres-clock-back", [part(ig, "kept", True,
+                                                                       clock=True)])))
+        self.assertRegex(clock_of(rows, "Instagram next_id()"), r"^postgres-clock-back: kept \[")
+        rows, _ = decision_rows(planted(("postgres-clock-back",
+                                         [part(ig, "fault not applied", None, clock=True)])))
+        cell = rows["Instagram next_id()"][-1]
+        self.assertNotIsInstance(cell, tuple)
+        self.assertRegex(cell, r"^postgres-clock-back: fault not applied \[")
+
+    def test_many_faults_keep_the_ones_not_passed_in_the_cell(self):
+        import decision
+        many = [(f"fault-{i}", [part("postgres-sequence", "kept", True)]) for i in range(5)]
+        doc = planted(*many, ("postgres-kill9", [part("postgres-sequence", "DUPLICATES", False)]))
+        rows, notes = decision_rows(doc)
+        text = clock_of(rows, "SEQUENCE")
+        self.assertRegex(text, r"^no clock; postgres-kill9: DUPLICATES · 5 more passed \[")
+        self.assertLessEqual(len(text.split()), decision.MAX_WORDS)
+        self.assertIn("fault-4 kept (postgres-sequence)",
+                      decision.expanded(rows["SEQUENCE"][-1], notes))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -15,8 +15,6 @@ Thread safety: pure functions of their inputs.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import units as u
 from document import BAD, Table
 from inputs import Real, number
@@ -31,22 +29,44 @@ def flush_of(cell: dict) -> int | None:
 
 
 def durability_text(cell: dict) -> str:
+    """A cell's durability settings: MariaDB's flush and binlog, else each setting the server
+    recorded ("fsync=on, synchronous_commit=on" for PostgreSQL, appendfsync for Redis)."""
     d = cell.get("durability")
     if not isinstance(d, dict):
         return "no server"
-    return (f"flush_log_at_trx_commit={d.get('innodb_flush_log_at_trx_commit', '?')}, "
-            f"binlog {'on' if d.get('binlog') else 'off'}")
+    if "innodb_flush_log_at_trx_commit" in d or "binlog" in d:
+        return (f"flush_log_at_trx_commit={d.get('innodb_flush_log_at_trx_commit', '?')}, "
+                f"binlog {'on' if d.get('binlog') else 'off'}")
+    def word(v):
+        return ("on" if v else "off") if isinstance(v, bool) else v
+    return ", ".join(f"{k}={word(v)}" for k, v in d.items()) or "no settings recorded"
+
+
+def belongs(c: dict, scheme: str, variants: tuple[str, ...]) -> bool:
+    """Whether a system's cell or description stands for `scheme`: by the scheme it names (any
+    case), or, for a system that names none, by its in-process counterpart being one of the
+    scheme's variants. A system that names another scheme belongs there, whatever its
+    counterpart (PostgreSQL's SEQUENCE has AUTO_INCREMENT's variant as its lower bound)."""
+    own = c.get("scheme") if isinstance(c.get("scheme"), str) else ""
+    if own:
+        return own.lower() == scheme.lower()
+    return bool(c.get("lower_bound_variant")) and c.get("lower_bound_variant") in variants
 
 
 def cells_for_scheme(real: Real, scheme: str, variants: tuple[str, ...]) -> list[dict]:
-    """The cells of the systems that stand for `scheme`: by the scheme's name (any case), or,
-    for a system that names no scheme, by its in-process counterpart being one of its variants."""
-    def belongs(c: dict) -> bool:
-        own = c.get("scheme") if isinstance(c.get("scheme"), str) else ""
-        if own:
-            return own.lower() == scheme.lower()
-        return bool(c.get("lower_bound_variant")) and c.get("lower_bound_variant") in variants
-    return [c for c in real.cells if belongs(c)]
+    """The cells of the systems that stand for `scheme` (`belongs`)."""
+    return [c for c in real.cells if belongs(c, scheme, variants)]
+
+
+def described_systems(real: Real, scheme: str, variants: tuple[str, ...]) -> dict[str, dict]:
+    """{system name: what the bench recorded of it} for the systems that stand for `scheme`:
+    their descriptions (`real.systems`), else their cells' fields."""
+    out: dict[str, dict] = {}
+    for x in (real.systems or []) + (real.cells or []):
+        name = x.get("name") or x.get("system") if isinstance(x, dict) else None
+        if name and belongs(x, scheme, variants):
+            out.setdefault(str(name), x)
+    return out
 
 
 def real_schemes(real: Real) -> list[str]:
@@ -124,22 +144,19 @@ def _system_text(system: str, cells: list[dict], d: dict) -> tuple[str, bool]:
     return f"{system}: " + " · ".join(parts) + f" ({durability_text(shown)})", bad
 
 
-def scheme_cell(real: Real, scheme: str, variants: tuple[str, ...], d: dict) -> Any:
-    """The decision table's real-system text of a scheme, in full (the table's note), and its
-    figures into `d`."""
+def system_texts(real: Real, scheme: str, variants: tuple[str, ...],
+                 d: dict) -> list[tuple[str, bool]]:
+    """The decision table's real-system text of a scheme, one (text, failed) per system (one
+    note each), and their figures into `d`; [] when no system of the scheme was measured."""
     cells = cells_for_scheme(real, scheme, variants) if real.present else []
-    if not cells:
-        return NOT_MEASURED
     by_system: dict[str, list[dict]] = {}
     for c in cells:
         by_system.setdefault(str(c.get("system")), []).append(c)
-    texts = [_system_text(name, cs, d) for name, cs in by_system.items()]
-    text = "; ".join(t for t, _ in texts)
-    return (text, BAD) if any(bad for _, bad in texts) else text
+    return [_system_text(name, cs, d) for name, cs in by_system.items()]
 
 
 def scheme_short(d: dict, failed: bool) -> str:
-    """The decision table's real-system cell: a few words from the figures scheme_cell put
+    """The decision table's real-system cell: a few words from the figures system_texts put
     into `d` ("939 IDs/s per client, p99 12.6 ms"; "2 systems: 898–3.29 k IDs/s per client")."""
     systems = d.get("real") or []
     if not systems:

@@ -104,8 +104,8 @@ class DecisionRowTest(unittest.TestCase):
         rows, col, _ = table(bench_with_real())
         self.assertNotIn("mariadb-sequence", rows["AUTO_INCREMENT"][col[REAL]])
         self.assertIn("mariadb-sequence: 900 IDs/s per client", rows["SEQUENCE"][col[REAL]])
-        self.assertEqual(rows["SEQUENCE"][4], decision.NOT_IN_THE_TABLE.pick_when)
-        self.assertEqual(rows["SEQUENCE"][5], "not measured")
+        self.assertEqual(rows["SEQUENCE"][4], decision.REAL_SCHEME_WORDS["SEQUENCE"].pick_when)
+        self.assertTrue(rows["SEQUENCE"][5].startswith(decision.REAL_ONLY), rows["SEQUENCE"][5])
 
     def test_only_lower_bound_variants_are_labelled(self):
         rows, col, _ = table(bench_with_real())
@@ -149,6 +149,89 @@ def with_own_share(bench: dict) -> dict:
          "ids_per_s_per_client": 31_000.0, "latency_ns": {"p50": 29_000.0, "p99": 60_000.0},
          "error": None}]
     return bench
+
+
+# The schemes people run that only real systems stand for, as `idbench real` describes them.
+REAL_ONLY_SYSTEMS = (("postgres-sequence", "SEQUENCE", "auto-increment", "postgres"),
+                     ("postgres-instagram-next-id", "Instagram next_id()", "", "postgres"),
+                     ("redis-incr", "Redis INCR", "auto-increment", "redis"),
+                     ("python-uuid1", "UUIDv1", "", ""),
+                     ("node-ulid", "ULID", "", ""))
+DURABILITY = {"postgres": {"fsync": True, "synchronous_commit": "on"},
+              "redis": {"appendfsync": "always", "appendonly": True}, "": None}
+
+
+def bench_with_real_only() -> dict:
+    """The testdata bench with the real-only schemes' systems described and measured (1 and 8
+    clients, 1 ID per request), each at its server's own durability settings."""
+    bench = testdata("bench.json")
+    cells = []
+    for name, scheme, lower, kind in REAL_ONLY_SYSTEMS:
+        for clients in (1, 8):
+            c = cell(name, scheme, lower, clients, 1, 1, 5000.0 * clients, 400_000.0)
+            c["durability"] = DURABILITY[kind]
+            cells.append(c)
+    bench["real_systems"] = {
+        "context": {}, "complete": True, "planned": len(cells), "config": {}, "cells": cells,
+        "systems": [{"name": n, "scheme": sc, "lower_bound_variant": lo, "server_kind": k,
+                     "servers": 1 if k else 0, "summary": n}
+                    for n, sc, lo, k in REAL_ONLY_SYSTEMS]}
+    return bench
+
+
+class RealOnlySchemeTest(unittest.TestCase):
+    """A scheme that only real systems stand for has its words like the classic ones, and one
+    phrase, with one note, where the in-process figures of a variant would be."""
+
+    def test_each_real_only_scheme_has_its_words(self):
+        rows, col, _ = table(bench_with_real_only())
+        for _, scheme, _, _ in REAL_ONLY_SYSTEMS:
+            w = decision.REAL_SCHEME_WORDS[scheme]
+            row = rows[scheme]
+            self.assertTrue(row[col["sortable"]].startswith(w.sortable), row)
+            self.assertEqual(row[col["made where"]], w.made_where)
+            self.assertTrue(row[col["ops burden"]].startswith(w.ops_burden), row)
+            self.assertEqual(row[col["pick when"]], w.pick_when)
+            self.assertNotEqual(w.pick_when, decision.NOT_IN_THE_TABLE.pick_when)
+
+    def test_in_process_columns_say_real_system_only_with_one_shared_note(self):
+        rows, col, _, notes = raw_table(bench_with_real_only())
+        speed = next(h for h in col if h.startswith("IDs/s 1 · 2"))
+        splits = next(h for h in col if h.startswith("splits/1k"))
+        fill = next(h for h in col if h.startswith("leaf fill"))
+        refs = set()
+        for _, scheme, _, _ in REAL_ONLY_SYSTEMS:
+            row = rows[scheme]
+            self.assertRegex(row[col[speed]], rf"^{decision.REAL_ONLY} \[\d+\]$")
+            refs.add(row[col[speed]])
+            self.assertEqual(row[col["p99 · p99.9, 2 threads"]], "–")
+            self.assertEqual(row[col[splits]], "–")
+            self.assertEqual(row[col[fill]], "–")  # no locality pass of its real IDs
+        self.assertEqual(len(refs), 1, refs)  # one note for every such row
+        n = int(refs.pop().split("[")[1].rstrip("]"))
+        self.assertIn("exist only for a scheme with an idbench variant", notes[n - 1])
+        # A classic scheme without a variant that ran still says "not measured".
+        self.assertEqual(rows["UUIDv7"][col[REAL]], "not measured")
+
+    def test_each_real_system_of_a_row_has_a_note_of_its_own(self):
+        # npm's Snowflake packages, peers of the Snowflake row: one note, one line, each.
+        bench = bench_with_real_only()
+        packages = ["node-snowflake-id", "node-nodejs-snowflake", "node-flake-idgen"]
+        for name in packages:
+            for clients in (1, 8):
+                c = cell(name, "Snowflake", "", clients, 1, 1, 30_000.0 * clients, 50_000.0)
+                c["durability"] = None
+                bench["real_systems"]["cells"].append(c)
+        rows, col, _, notes = raw_table(bench)
+        real = next(r for k, r in rows.items() if k.startswith("Snowflake"))[col[REAL]]
+        self.assertRegex(real, r"^3 systems: 30 k IDs/s per client \[\d+\]\[\d+\]\[\d+\]$")
+        self.assertEqual([n.split(":")[0] for n in decision.cell_notes(real, notes)], packages)
+
+    def test_a_server_s_own_durability_settings_are_named(self):
+        rows, col, _ = table(bench_with_real_only())
+        self.assertIn("fsync=on, synchronous_commit=on", rows["SEQUENCE"][col[REAL]])
+        self.assertIn("appendfsync=always, appendonly=on", rows["Redis INCR"][col[REAL]])
+        self.assertNotIn("flush_log_at_trx_commit=?", rows["SEQUENCE"][col[REAL]])
 
 
 class OwnShareTest(unittest.TestCase):
