@@ -325,6 +325,45 @@ TEST(Uuid, VersionAndVariantBitsAreSet) {
   }
 }
 
+// uuidv7-random promises 74 random bits per ID (rand_a and rand_b): each of them takes both
+// values over a few hundred IDs (a bit left constant does so with probability 2^-255), and
+// the version and variant stay put. Catches a random source narrower than the fields, or bits
+// of it shifted out.
+TEST(Uuid, V7RandomVariesEachOfItsRandomBits) {
+  auto clock = std::make_shared<ManualClock>(kStartMs * 1'000'000);
+  auto gen = make_generator("uuidv7-random", manual_options(clock));
+  constexpr std::uint64_t kRandA = 0xFFF;
+  constexpr std::uint64_t kRandB = (std::uint64_t{1} << 62) - 1;
+  Id any_one{0, 0};
+  Id all_ones{~std::uint64_t{0}, ~std::uint64_t{0}};
+  for (int i = 0; i < 256; ++i) {
+    const Id id = gen->next();
+    any_one = Id{any_one.hi | id.hi, any_one.lo | id.lo};
+    all_ones = Id{all_ones.hi & id.hi, all_ones.lo & id.lo};
+  }
+  EXPECT_EQ(any_one.hi & kRandA, kRandA);
+  EXPECT_EQ(all_ones.hi & kRandA, 0u);
+  EXPECT_EQ(any_one.lo & kRandB, kRandB);
+  EXPECT_EQ(all_ones.lo & kRandB, 0u);
+}
+
+// The buffer hands out words of 4, 8 and 10 bytes from one stream, and across its refills:
+// none of them repeats a value of its kind (a 64-bit repeat in a few thousand draws has odds
+// of about 2^-40).
+TEST(Random, MixedTakesAcrossRefillsDoNotRepeat) {
+  std::set<std::uint64_t> words;
+  std::set<std::pair<std::uint64_t, std::uint16_t>> eighties;
+  constexpr int kRounds = 2'000;  // 22 bytes a round: about ten 4 KiB refills
+  for (int i = 0; i < kRounds; ++i) {
+    words.insert(random_u64());
+    const Random80 r = random_80();
+    eighties.insert({r.word, r.half});
+    (void)random_u32();
+  }
+  EXPECT_EQ(words.size(), static_cast<std::size_t>(kRounds));
+  EXPECT_EQ(eighties.size(), static_cast<std::size_t>(kRounds));
+}
+
 TEST(Random, AForkedChildDoesNotReplayTheParentsBuffer) {
   random_u64();  // fill this thread's buffer before forking
   int pipe_fds[2];

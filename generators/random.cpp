@@ -6,7 +6,6 @@
 #include <pthread.h>
 
 #include <array>
-#include <atomic>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -14,51 +13,53 @@
 namespace idbench {
 namespace {
 
-// Bumped in every forked child. Relaxed: the child handler runs in the only thread the child
-// has, before any code of the child can read it.
-std::atomic<std::uint64_t> fork_generation{0};
-
-void on_fork_child() { fork_generation.fetch_add(1, std::memory_order_relaxed); }
-
-const bool fork_handler_installed = [] {
-  pthread_atfork(nullptr, nullptr, on_fork_child);
-  return true;
-}();
-
 struct RandomBuffer {
   static constexpr std::size_t kBytes = 4096;
-  std::array<std::uint8_t, kBytes> bytes;
-  std::size_t used = kBytes;
-  std::uint64_t generation = 0;
+  // All zero to begin with, so a thread's buffer is constant-initialised: a take needs no check
+  // that it has been constructed. The bytes not yet handed out are the first `left`; a take
+  // hands out the last `n` of them.
+  std::array<std::uint8_t, kBytes> bytes{};
+  std::size_t left = 0;
 
+  std::uint8_t* last(std::size_t n) { return bytes.data() + left - n; }
   void refill() {
     if (RAND_bytes(bytes.data(), static_cast<int>(kBytes)) != 1) {
       // Only when the DRBG cannot be seeded (no entropy source): never hand out weak bytes.
       throw std::runtime_error("RAND_bytes failed: OpenSSL's DRBG could not be seeded: " +
                                std::string(ERR_error_string(ERR_get_error(), nullptr)));
     }
-    used = 0;
-    generation = fork_generation.load(std::memory_order_relaxed);
+    left = kBytes;
   }
 };
 
 thread_local RandomBuffer buffer;
+
+// A forked child runs in one thread, the one that called fork: its buffer, a copy of the
+// parent's, is wiped and emptied before any code of the child can take from it. The parent's
+// other threads do not exist in the child, and a thread the child starts gets a new (zero)
+// buffer.
+void on_fork_child() {
+  buffer.bytes.fill(0);
+  buffer.left = 0;
+}
+
+const bool fork_handler_installed = [] {
+  pthread_atfork(nullptr, nullptr, on_fork_child);
+  return true;
+}();
 
 }  // namespace
 
 void fill_random(void* out, std::size_t n) {
   (void)fork_handler_installed;
   auto* dst = static_cast<std::uint8_t*>(out);
-  if (buffer.generation != fork_generation.load(std::memory_order_relaxed)) {
-    buffer.used = RandomBuffer::kBytes;  // inherited across fork: never reuse
-  }
   while (n > 0) {
-    if (buffer.used == RandomBuffer::kBytes) buffer.refill();
-    const std::size_t take = std::min(n, RandomBuffer::kBytes - buffer.used);
-    std::memcpy(dst, buffer.bytes.data() + buffer.used, take);
+    if (buffer.left == 0) buffer.refill();
+    const std::size_t take = std::min(n, buffer.left);
+    std::memcpy(dst, buffer.last(take), take);
     // Bytes handed out are wiped, so a core dump or a later fork cannot replay them.
-    std::memset(buffer.bytes.data() + buffer.used, 0, take);
-    buffer.used += take;
+    std::memset(buffer.last(take), 0, take);
+    buffer.left -= take;
     dst += take;
     n -= take;
   }
@@ -66,27 +67,38 @@ void fill_random(void* out, std::size_t n) {
 
 namespace {
 
-// fill_random for one word, without its loop and its calls to memcpy and memset: a load and a
-// store of zeros when the buffer holds the word and is this process's.
-template <class Word>
-Word take_word() {
+// fill_random for `kN` bytes read by `read(bytes)`, without its loop and its calls to memcpy and
+// memset: loads, stores of zeros and one branch when the buffer holds the bytes.
+template <std::size_t kN, class Read>
+auto take_random(Read read) {
   RandomBuffer& b = buffer;
-  if (b.used <= RandomBuffer::kBytes - sizeof(Word) &&
-      b.generation == fork_generation.load(std::memory_order_relaxed)) [[likely]] {
-    Word v;
-    std::memcpy(&v, b.bytes.data() + b.used, sizeof v);
-    std::memset(b.bytes.data() + b.used, 0, sizeof v);  // wiped, as fill_random does
-    b.used += sizeof v;
+  if (b.left >= kN) [[likely]] {
+    std::uint8_t* bytes = b.last(kN);
+    const auto v = read(bytes);
+    std::memset(bytes, 0, kN);  // wiped, as fill_random does
+    b.left -= kN;
     return v;
   }
+  std::array<std::uint8_t, kN> bytes;
+  fill_random(bytes.data(), kN);
+  return read(bytes.data());
+}
+
+template <class Word>
+Word read_word(const std::uint8_t* bytes) {
   Word v;
-  fill_random(&v, sizeof v);
+  std::memcpy(&v, bytes, sizeof v);
   return v;
 }
 
 }  // namespace
 
-std::uint32_t random_u32() { return take_word<std::uint32_t>(); }
-std::uint64_t random_u64() { return take_word<std::uint64_t>(); }
+std::uint32_t random_u32() { return take_random<4>(read_word<std::uint32_t>); }
+std::uint64_t random_u64() { return take_random<8>(read_word<std::uint64_t>); }
+Random80 random_80() {
+  return take_random<10>([](const std::uint8_t* bytes) {
+    return Random80{read_word<std::uint64_t>(bytes), read_word<std::uint16_t>(bytes + 8)};
+  });
+}
 
 }  // namespace idbench

@@ -9,8 +9,8 @@
 // one dependency (libssl-dev), and a key in this process's memory, as any user-space CSPRNG has.
 //
 // Fork safety: a child inherits a copy of the parent's buffer and would replay the parent's
-// bytes. A pthread_atfork child handler bumps a generation number; a buffer from an older
-// generation is discarded before use. (OpenSSL reseeds its own DRBG in a forked child.)
+// bytes. A pthread_atfork child handler wipes and empties the buffer of the child's one thread
+// before the child can take from it. (OpenSSL reseeds its own DRBG in a forked child.)
 //
 // Thread safety: thread-safe (each thread has its own buffer).
 #pragma once
@@ -24,5 +24,13 @@ void fill_random(void* out, std::size_t bytes);
 // One word of the same bytes (also wiped once handed out), without fill_random's loop.
 std::uint32_t random_u32();
 std::uint64_t random_u64();
+
+// 10 bytes in one take, as one word and a half word: the 74 random bits of a UUIDv7 with no
+// counter (rand_a and rand_b), rounded up to whole bytes, where two words would draw 16.
+struct Random80 {
+  std::uint64_t word;
+  std::uint16_t half;
+};
+Random80 random_80();
 
 }  // namespace idbench
