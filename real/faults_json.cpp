@@ -4,6 +4,7 @@
 #include "real/faults.hpp"
 
 #include "fault/verdict_json.hpp"
+#include "real/systems.hpp"
 
 namespace idbench::real {
 namespace {
@@ -60,7 +61,13 @@ nlohmann::ordered_json to_json(const FaultPart& p) {
                       {"server_minus_true_ms", c.server_minus_true_ms},
                       {"server_pid", c.server_pid}});
   }
+  // What the system stands for, from its description, so a reader can place a part that ran
+  // under faults only (never benched) in its scheme's row.
+  const RealSystem* described = find_real_system(p.system);
   return {{"system", p.system},
+          {"scheme", described ? described->scheme : ""},
+          {"lower_bound_variant", described ? described->lower_bound_variant : ""},
+          {"server_kind", described ? name_of(described->server_kind) : ""},
           {"label", p.label},
           {"settings", p.settings},
           {"width", p.width == IdWidth::bits64 ? 64 : 128},

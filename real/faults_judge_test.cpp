@@ -2,6 +2,7 @@
 // scenario must catch (a duplicate, a failed request, a fault that did not reach the server)
 // is planted here and seen to fail the verdict; no servers are started.
 #include "real/faults_judge.hpp"
+#include "real/faults.hpp"
 
 #include <gtest/gtest.h>
 
@@ -220,6 +221,24 @@ TEST(FaultJudge, TheRunFailsWhenAnyPartFails) {
   EXPECT_EQ(fault::name_of(v.outcome), "DUPLICATES");
   EXPECT_FALSE(v.passed());
   EXPECT_NE(v.evidence.find("b: duplicates issued: 3"), std::string::npos);
+}
+
+// A part names what its system stands for (scheme, in-process counterpart, server), so the report
+// can place a system that ran under faults only, never benched, in its scheme's row.
+TEST(FaultJson, APartCarriesItsSystemsSchemeAndServer) {
+  FaultRun run{"uuid-clock-back", "", {}, {}};
+  run.parts.push_back(part(counting(10)));
+  run.parts.back().system = "mariadb-uuid";
+  run.parts.push_back(part(counting(10)));
+  run.parts.back().system = "postgres-sequence";
+  const auto j = to_json(run);
+  const auto& parts = j.at("parts");
+  ASSERT_EQ(parts.size(), 2U);
+  EXPECT_EQ(parts[0].value("scheme", ""), "UUIDv1");
+  EXPECT_EQ(parts[0].value("server_kind", ""), "mariadb");
+  EXPECT_EQ(parts[1].value("scheme", ""), "SEQUENCE");
+  EXPECT_EQ(parts[1].value("lower_bound_variant", ""), "auto-increment");
+  EXPECT_EQ(parts[1].value("server_kind", ""), "postgres");
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ import units as u
 from document import BAD, Notes, Table, cell_notes, cell_text, expanded  # noqa: F401
 from inputs import Bench, Chaos, Locality, Results, locality_generator, locality_variants, number
 from real_faults import scheme_faults
-from real_systems import (NOT_MEASURED, described_systems, real_schemes, scheme_short,
+from real_systems import (NOT_MEASURED, belongs, described_systems, real_schemes, scheme_short,
                           system_texts)
 from real_systems_locality import real_locality
 
@@ -156,6 +156,16 @@ def schemes(results: Results) -> list[Scheme]:
     out += [Scheme(name, (), real_scheme_words(name), real_only=True)
             for name in real_schemes(results.bench.real) if name.lower() not in known]
     return out
+
+
+def faulted_systems(results: Results, scheme: str, variants: tuple[str, ...]) -> set[str]:
+    """The systems whose real-chaos parts stand for `scheme` by what each part says of its
+    system (`belongs`): those that ran under faults without being benched."""
+    rf = results.real_faults
+    if rf is None or not rf.present:
+        return set()
+    return {str(p["system"]) for _, p in rf.parts()
+            if p.get("system") and belongs(p, scheme, variants)}
 
 
 def _first_present(options, present):
@@ -477,7 +487,8 @@ def _clock_cell(results: Results, s: Scheme, shown: str | None, chaos: dict,
         for line in programs[2]:
             clock.note(line)
     described = described_systems(results.bench.real, s.name, s.variants)
-    faults = scheme_faults(results.real_faults, set(described))
+    faults = scheme_faults(results.real_faults,
+                           set(described) | faulted_systems(results, s.name, s.variants))
     if faults is not None:
         d["real_faults"] = faults.full
         clock.add(faults.short, faults.full, faults.failed, faults.brief)

@@ -215,6 +215,20 @@ class DecisionRowFaultsTest(unittest.TestCase):
         self.assertIn("redis-kill9 kept (redis-incr appendfsync=always); redis-kill9 DUPLICATES "
                       "(redis-incr rdb)", decision.expanded(redis, notes))
 
+    def test_a_system_that_ran_under_faults_only_joins_its_schemes_row(self):
+        # postgres-sequence-cache50 was never benched (no bench cell or description); its
+        # part names its scheme, so its DUPLICATES reach the SEQUENCE row, and not the row of
+        # AUTO_INCREMENT, whose variant it names as its lower bound.
+        import decision
+        alone = part("postgres-sequence-cache50", "DUPLICATES", False, "synchronous_commit=off")
+        alone.update({"scheme": "SEQUENCE", "lower_bound_variant": "auto-increment",
+                      "server_kind": "postgres"})
+        rows, notes = decision_rows(planted(("postgres-kill9", [alone])))
+        self.assertIn("postgres-kill9: DUPLICATES", clock_of(rows, "SEQUENCE"))
+        self.assertIn("postgres-sequence-cache50",
+                      decision.expanded(rows["SEQUENCE"][-1], notes))
+        self.assertNotIn("postgres-kill9", decision.expanded(rows["AUTO_INCREMENT"][-1], notes))
+
     def test_the_settings_a_fault_failed_at_are_named(self):
         doc = planted(
             ("postgres-kill9", [part("postgres-sequence", "kept", True,
