@@ -1,9 +1,8 @@
 // faults_json.cpp — a fault run as the JSON the report draws; faults_text.cpp writes the same
 // run's verdict lines. Formats only: every number comes from faults_analysis.cpp and
 // faults_judge.cpp.
-#include "real/faults.hpp"
-
 #include "fault/verdict_json.hpp"
+#include "real/faults.hpp"
 #include "real/systems.hpp"
 
 namespace idbench::real {
@@ -37,8 +36,7 @@ nlohmann::ordered_json timeline_json(const FaultFigures& f) {
   nlohmann::ordered_json failures = nlohmann::ordered_json::array();
   nlohmann::ordered_json skew_min = nlohmann::ordered_json::array();
   nlohmann::ordered_json skew_max = nlohmann::ordered_json::array();
-  std::vector<nlohmann::ordered_json> ids(f.ids_per_server.size(),
-                                          nlohmann::ordered_json::array());
+  std::vector<nlohmann::ordered_json> ids(f.ids_per_server.size(), nlohmann::ordered_json::array());
   for (const TimelineBucket& b : f.timeline) {
     t_ms.push_back(b.t_ms);
     failures.push_back(b.failures);
@@ -46,8 +44,9 @@ nlohmann::ordered_json timeline_json(const FaultFigures& f) {
     skew_max.push_back(optional_ms(b.skew_max_ms));
     for (std::size_t s = 0; s < ids.size() && s < b.ids.size(); ++s) ids[s].push_back(b.ids[s]);
   }
-  return {{"bucket_ms", kTimelineBucketMs}, {"t_ms", t_ms},         {"ids_per_server", ids},
-          {"failures", failures},           {"skew_min_ms", skew_min}, {"skew_max_ms", skew_max}};
+  return {{"bucket_ms", kTimelineBucketMs}, {"t_ms", t_ms},
+          {"ids_per_server", ids},          {"failures", failures},
+          {"skew_min_ms", skew_min},        {"skew_max_ms", skew_max}};
 }
 
 nlohmann::ordered_json to_json(const FaultPart& p) {
