@@ -14,12 +14,14 @@
 //     server with it;
 //   * SIGINT/SIGTERM/SIGHUP while a DbServer lives kill the server at once and unwind with
 //     plumbing::Interrupted, removing the directory;
-//   * the destructor stops the server (SIGTERM, then SIGKILL after 30 s) and removes the
+//   * the destructor stops the server (its stop signal, then SIGKILL after 30 s) and removes the
 //     directory; what a SIGKILL leaves is swept (owner pid gone) when the next engine starts.
 //     Either removal also takes the SysV segment a killed PostgreSQL leaves (postgres_shm.hpp).
 //
 // Thread safety: thread-compatible.
 #pragma once
+
+#include <signal.h>
 
 #include <memory>
 #include <optional>
@@ -35,8 +37,10 @@ namespace idbench::plumbing {
 class DbServer {
  public:
   // Makes `$TMPDIR/<prefix>-<pid>-XXXXXX` (sweeping stale idbench temp dirs first), given to
-  // `run_as` (who then also runs every command and the server) when set.
-  DbServer(std::string_view prefix, std::optional<RunAs> run_as);
+  // `run_as` (who then also runs every command and the server) when set; in /tmp instead when
+  // `run_as` cannot reach $TMPDIR (temp_dir.hpp). `stop_signal` is the server's clean
+  // shutdown (PostgreSQL's SIGTERM waits for every client to leave; its SIGINT ends them).
+  DbServer(std::string_view prefix, std::optional<RunAs> run_as, int stop_signal = SIGTERM);
   ~DbServer();
   DbServer(const DbServer&) = delete;
   DbServer& operator=(const DbServer&) = delete;
@@ -60,18 +64,19 @@ class DbServer {
   CommandResult run_sql_file(const std::string& path, int timeout_s = 1800);
   // One statement; its output without trailing newlines.
   std::string query(std::string_view sql);
-  // SIGTERM, then SIGKILL after 30 s; idempotent (the destructor calls it).
+  // The stop signal, then SIGKILL after 30 s; idempotent (the destructor calls it).
   void stop();
   // SIGKILL to the server's group, no shutdown (a crash); idempotent.
   void kill9();
 
  private:
   CommandResult run(const std::vector<std::string>& argv, const std::string& stdin_file,
-                              int timeout_s);
+                    int timeout_s);
 
   InterruptGuard guard_;  // declared first: outlives the server and the directory
   TempDir dir_;
   std::optional<RunAs> run_as_;
+  int stop_signal_;
   std::vector<std::string> server_argv_;
   std::vector<std::string> client_;
   std::vector<std::string> env_;

@@ -9,7 +9,9 @@
 #include <sstream>
 
 #include "plumbing/child_process.hpp"
+#include "plumbing/file_tree.hpp"
 #include "plumbing/postgres_cluster.hpp"
+#include "plumbing/postgres_shm.hpp"
 #include "real/server_files.hpp"
 
 namespace idbench::real {
@@ -34,19 +36,6 @@ std::unique_ptr<plumbing::PostgresCluster> start_cluster(const PostgresSettings&
   } catch (const plumbing::PostgresMissing& e) {
     throw ServerMissing(e.what());
   }
-}
-
-// A copy made by this process (root) handed to the user the cluster runs as.
-void give_tree(const std::string& path, const std::optional<plumbing::RunAs>& to) {
-  if (!to) return;
-  namespace fs = std::filesystem;
-  const auto own = [&](const fs::path& p) {
-    if (::lchown(p.c_str(), to->uid, to->gid) != 0) {
-      throw Error(fmt::format("cannot give {} to the server's user", p.string()));
-    }
-  };
-  own(path);
-  for (const auto& e : fs::recursive_directory_iterator(path)) own(e.path());
 }
 
 }  // namespace
@@ -112,7 +101,7 @@ std::string PostgresServer::snapshot() {
   State& st = *state_;
   const std::string path = fmt::format("{}/snapshot-{}", st.pg->dir(), ++st.snapshots);
   if (!running()) {
-    copy_tree(st.pg->data_dir(), path);
+    plumbing::copy_tree(st.pg->data_dir(), path);
     return path;
   }
   // A base backup of the running server, through its socket, its WAL streamed alongside: what
@@ -131,8 +120,12 @@ std::string PostgresServer::snapshot() {
 
 void PostgresServer::restore(const std::string& snapshot_path) {
   if (running()) throw Error("PostgresServer::restore: stop the server first");
-  replace_with_copy(state_->pg->data_dir(), snapshot_path);
-  give_tree(state_->pg->data_dir(), state_->pg->run_as());
+  const std::string data = state_->pg->data_dir();
+  // A server killed before the restore left its SysV segment, keyed by this directory's inode:
+  // once the directory is replaced nothing can tell the segment is ours any more.
+  plumbing::remove_postgres_segments({data});
+  replace_with_copy(data, snapshot_path);
+  if (const auto& user = state_->pg->run_as()) plumbing::give_tree(data, user->uid, user->gid);
 }
 
 }  // namespace idbench::real

@@ -1,13 +1,16 @@
 // servers_test.cpp — the PostgreSQL and Redis servers idbench starts and the schemes on them,
 // each on a real server (skipped when it is not installed):
 //   * a server states its durability; a kill -9 and a start keep what it committed (a new pid);
-//   * a restore takes a PostgreSQL sequence back (the planted restore must show);
+//   * a restore takes a PostgreSQL sequence back (the planted restore must show); one after a
+//     kill -9 leaves no SysV segment behind, and a stop with a client connected is a clean
+//     shutdown (no segment either);
 //   * every PostgreSQL scheme answers 1 and 1,000 IDs in one round trip each, all distinct;
 //     Instagram's next_id() decodes by the instagram layout to now, shard 5; the UUID
 //     functions give version 1 and 4;
 //   * Redis INCRBY hands out N consecutive values; a kill -9 under appendfsync always keeps
 //     the counter, under RDB only it takes the counter back (values handed out again).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <set>
@@ -18,6 +21,7 @@
 #include "generators/layout.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/postgres_cluster.hpp"
+#include "plumbing/postgres_test_support.hpp"
 #include "real/postgres_server.hpp"
 #include "real/redis_server.hpp"
 #include "real/systems.hpp"
@@ -77,6 +81,53 @@ TEST(PostgresServer, ARestoreTakesASequenceBack) {
   pg.restore(copy);
   pg.start();
   EXPECT_EQ(pg.query("SELECT last_value FROM s"), "1");
+}
+
+// A kill -9 left the server's SysV segment, keyed by its data directory's inode; a restore
+// replaced that directory, after which no sweep could tell the segment was ours: it stayed
+// (owner nobody, nattch 0) until a reboot.
+TEST(PostgresServer, ARestoreAfterAKill9LeavesNoSegmentBehind) {
+  if (!postgres_installed()) GTEST_SKIP() << "PostgreSQL is not installed";
+  PostgresServer pg(PostgresSettings{});
+  const std::string copy = pg.snapshot();
+  const int shmid = plumbing::segment_named_in(pg.socket() + "/data");
+  ASSERT_GE(shmid, 0);
+  pg.kill9();
+  EXPECT_TRUE(plumbing::segment_exists(shmid)) << "a killed server no longer leaves its segment";
+  pg.restore(copy);
+  EXPECT_FALSE(plumbing::segment_exists(shmid)) << "shmid " << shmid;
+  pg.start();
+  EXPECT_EQ(pg.query("SELECT 1"), "1");
+}
+
+// The snapshot nemesis stops the server with its clients still connected: a smart shutdown
+// (SIGTERM) waited 30 s for them to leave, then killed the server, which left its segment.
+TEST(PostgresServer, AStopWithAClientConnectedIsACleanShutdown) {
+  if (!postgres_installed()) GTEST_SKIP() << "PostgreSQL is not installed";
+  PostgresServer pg(PostgresSettings{});
+  const int shmid = plumbing::segment_named_in(pg.socket() + "/data");
+  ASSERT_GE(shmid, 0);
+  plumbing::ChildSpec session;
+  session.argv = {plumbing::postgres_bin_dir() + "/psql",
+                  "-X",
+                  "-q",
+                  "-h",
+                  pg.socket(),
+                  "-U",
+                  "idbench",
+                  "-d",
+                  "postgres",
+                  "-c",
+                  "SELECT pg_sleep(600)"};
+  session.out = session.err = plumbing::Stdio::null();
+  plumbing::ChildProcess client(session);
+  const std::string sleeping =
+      "SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(600)'";
+  for (int i = 0; i < 100 && pg.query(sleeping) != "1"; ++i) ::usleep(50'000);
+  ASSERT_EQ(pg.query(sleeping), "1") << "the client did not connect";
+  pg.stop();
+  EXPECT_FALSE(pg.running());
+  EXPECT_FALSE(plumbing::segment_exists(shmid)) << "the server was killed, not shut down";
 }
 
 TEST(PostgresSchemes, EveryOneAnswersOneAndAThousandIdsAllDistinct) {
