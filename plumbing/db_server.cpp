@@ -44,8 +44,11 @@ std::string output_end(const std::string& text) {
 
 }  // namespace
 
-DbServer::DbServer(std::string_view prefix, std::optional<RunAs> run_as)
-    : dir_(prefix), run_as_(run_as), log_(dir_.path() + "/server.log") {
+DbServer::DbServer(std::string_view prefix, std::optional<RunAs> run_as, int stop_signal)
+    : dir_(prefix, run_as),
+      run_as_(run_as),
+      stop_signal_(stop_signal),
+      log_(dir_.path() + "/server.log") {
   if (run_as_) dir_.give_to(run_as_->uid, run_as_->gid);
 }
 

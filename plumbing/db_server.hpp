@@ -14,14 +14,15 @@
 //     server with it;
 //   * SIGINT/SIGTERM/SIGHUP while a DbServer lives kill the server at once and unwind with
 //     plumbing::Interrupted, removing the directory;
-//   * the destructor stops the server (SIGTERM, then SIGKILL after 30 s) and removes the
+//   * the destructor stops the server (its stop signal, then SIGKILL after 30 s) and removes the
 //     directory; what a SIGKILL leaves is swept (owner pid gone) when the next engine starts.
 //     Either removal also takes the SysV segment a killed PostgreSQL leaves (postgres_shm.hpp).
 //
 // Thread safety: thread-compatible.
 #pragma once
 
-#include <csignal>
+#include <signal.h>
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,8 +37,10 @@ namespace idbench::plumbing {
 class DbServer {
  public:
   // Makes `$TMPDIR/<prefix>-<pid>-XXXXXX` (sweeping stale idbench temp dirs first), given to
-  // `run_as` (who then also runs every command and the server) when set.
-  DbServer(std::string_view prefix, std::optional<RunAs> run_as);
+  // `run_as` (who then also runs every command and the server) when set; in /tmp instead when
+  // `run_as` cannot reach $TMPDIR (temp_dir.hpp). `stop_signal` is the server's clean
+  // shutdown (PostgreSQL's SIGTERM waits for every client to leave; its SIGINT ends them).
+  DbServer(std::string_view prefix, std::optional<RunAs> run_as, int stop_signal = SIGTERM);
   ~DbServer();
   DbServer(const DbServer&) = delete;
   DbServer& operator=(const DbServer&) = delete;
@@ -61,30 +64,25 @@ class DbServer {
   CommandResult run_sql_file(const std::string& path, int timeout_s = 1800);
   // One statement; its output without trailing newlines.
   std::string query(std::string_view sql);
-  // The stop signal (SIGTERM by default), then SIGKILL after 30 s; idempotent (the destructor
-  // calls it).
+  // The stop signal, then SIGKILL after 30 s; idempotent (the destructor calls it).
   void stop();
-  // The signal that asks the server for a clean shutdown that does not wait for its clients
-  // (PostgreSQL: SIGINT, its fast shutdown, what `pg_ctl stop` sends; its SIGTERM waits for
-  // every session to end).
-  void set_stop_signal(int sig) { stop_signal_ = sig; }
   // SIGKILL to the server's group, no shutdown (a crash); idempotent.
   void kill9();
 
  private:
   CommandResult run(const std::vector<std::string>& argv, const std::string& stdin_file,
-                              int timeout_s);
+                    int timeout_s);
 
   InterruptGuard guard_;  // declared first: outlives the server and the directory
   TempDir dir_;
   std::optional<RunAs> run_as_;
+  int stop_signal_;
   std::vector<std::string> server_argv_;
   std::vector<std::string> client_;
   std::vector<std::string> env_;
   std::string what_;
   std::string log_;
   std::unique_ptr<ChildProcess> server_;
-  int stop_signal_ = SIGTERM;
 };
 
 }  // namespace idbench::plumbing

@@ -3,7 +3,8 @@
 //
 // A run that ends normally, fails or is interrupted (SIGINT, SIGTERM, SIGHUP) cleans up after
 // itself; only SIGKILL (a ctest timeout, the OOM killer) can leave:
-//   $TMPDIR/idbench-<what>-<pid>-XXXXXX
+//   $TMPDIR/idbench-<what>-<pid>-XXXXXX (or /tmp/…: a server's directory its user, nobody,
+//   cannot reach under $TMPDIR)
 //       every plumbing::TempDir (temp_dir.hpp): a chaos run's records and high-water marks, a
 //       MariaDB or PostgreSQL server's directory (db_server.hpp), an etcd cluster's member
 //       directories (coord/etcd_cluster.hpp), a check's partitions, a real-chaos run's faked

@@ -2,8 +2,13 @@
 // postgres on a unix socket with the caller's settings, psql as its client.
 #include "plumbing/postgres_cluster.hpp"
 
+#include <signal.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+
+#include "plumbing/shared_template.hpp"
 
 namespace idbench::plumbing {
 
@@ -36,19 +41,32 @@ std::string postgres_bin_dir() {
   return dirs.empty() ? "" : dirs.back();
 }
 
+// initdb into the data directory: from the shared template when the test run has one.
+void PostgresCluster::initialise() {
+  const std::string initdb = bin_ + "/initdb";
+  // What the directory holds depends on these (and initdb); not on --no-sync.
+  const std::vector<std::string> options = {"-U", "idbench", "-A",        "trust",
+                                            "-E", "UTF8",    "--locale=C"};
+  std::vector<std::string> argv = {initdb, "-D", data_dir(), "--no-sync"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  const auto make = [&] { db_.init(argv, "initdb"); };
+  const char* shared = std::getenv(kPostgresTemplateEnv);
+  if (shared == nullptr || *shared == '\0') return make();
+  std::string stamp = program_stamp(initdb);
+  for (const std::string& o : options) stamp += o + "\n";
+  fill_from_shared_template({.dir = shared, .stamp = stamp}, data_dir(), make, run_as_);
+}
+
 PostgresCluster::PostgresCluster(std::string_view prefix, const PostgresStart& start)
-    : bin_(installed_bin()), run_as_(unprivileged_user_if_root()), db_(prefix, run_as_) {
+    : bin_(installed_bin()), run_as_(unprivileged_user_if_root()), db_(prefix, run_as_, SIGINT) {
   const std::string data = data_dir();
   if (start.standby_of.empty()) {
-    db_.init({bin_ + "/initdb", "-D", data, "-U", "idbench", "-A", "trust", "--no-sync", "-E",
-              "UTF8", "--locale=C"},
-             "initdb");
+    initialise();
   } else {
     db_.init({bin_ + "/pg_basebackup", "-h", start.standby_of, "-U", "idbench", "-D", data, "-R",
               "-X", "stream", "-c", "fast", "--no-sync"},
              "pg_basebackup of the primary");
   }
-  db_.set_stop_signal(SIGINT);  // fast shutdown: sessions ended, not waited for
   std::vector<std::string> argv = start.launcher;
   argv.insert(argv.end(), {bin_ + "/postgres", "-D", data, "-k", dir(), "-c",
                            "listen_addresses=", "-c", "dynamic_shared_memory_type=mmap"});

@@ -12,6 +12,11 @@
 // directory goes with the run's temp dir or the next run's sweep, which also removes the SysV
 // segment a killed postmaster leaves (postgres_shm.hpp).
 //
+// The cluster's directory is one its server user can reach (in /tmp when $TMPDIR is closed to
+// `nobody`: temp_dir.hpp). Its clean stop is PostgreSQL's fast shutdown (SIGINT), which ends
+// the clients' sessions: the default (SIGTERM, smart) waits for them to leave, and a client
+// pool that stays connected made every stop a 30 s wait and then a kill.
+//
 // Thread safety: thread-compatible.
 #pragma once
 
@@ -30,6 +35,13 @@ class PostgresMissing : public Error {
  public:
   using Error::Error;
 };
+
+// A directory every process of a test run may share as the template of what initdb makes (the
+// tests' presets set it): initdb takes seconds, a copy of what it made a fraction of one. The
+// first cluster makes it (plumbing/shared_template.hpp: stamped with initdb and its options);
+// the others copy it, given to the server's user. A standby (pg_basebackup) never uses it.
+// Unset, every cluster runs initdb.
+inline constexpr const char* kPostgresTemplateEnv = "IDBENCH_POSTGRES_TEMPLATE";
 
 // The newest /usr/lib/postgresql/<version>/bin holding initdb; empty when there is none.
 std::string postgres_bin_dir();
@@ -57,6 +69,8 @@ class PostgresCluster {
   std::string query(std::string_view sql) { return db_.query(sql); }
 
  private:
+  void initialise();
+
   std::string bin_;
   std::optional<RunAs> run_as_;
   DbServer db_;

@@ -5,18 +5,16 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "plumbing/db_server.hpp"
+#include "plumbing/postgres_test_support.hpp"
 #include "plumbing/temp_dir.hpp"
 
 namespace idbench::plumbing {
@@ -40,23 +38,6 @@ void start_postgres(DbServer& db, const std::string& bin) {
   db.start({bin + "/postgres", "-D", data, "-k", db.dir(), "-c", "listen_addresses=", "-c",
             "shared_buffers=16MB", "-c", "dynamic_shared_memory_type=mmap"},
            {bin + "/psql", "-X", "-q", "-h", db.dir(), "-U", "t", "-d", "postgres"}, "postgres");
-}
-
-// The segment postmaster.pid names (its 7th line: key, then shmid); -1 without one.
-int segment_named_in(const std::string& data_dir) {
-  std::ifstream in(data_dir + "/postmaster.pid");
-  std::string line;
-  for (int i = 0; i < 7 && std::getline(in, line); ++i) {
-  }
-  std::istringstream fields(line);
-  long long key = 0;
-  int shmid = -1;
-  return fields >> key >> shmid ? shmid : -1;
-}
-
-bool segment_exists(int shmid) {
-  shmid_ds ds{};
-  return ::shmctl(shmid, IPC_STAT, &ds) == 0;
 }
 
 // A private TMPDIR, which `nobody` (the server's user when we are root) can enter.
@@ -93,26 +74,14 @@ TEST_F(PostgresShmTest, TheSegmentOfAServerKilledWithSigkillGoesWithItsDirectory
 }
 
 TEST_F(PostgresShmTest, TheSweepRemovesTheSegmentOfARunKilledWithSigkill) {
-  int ready[2];
-  ASSERT_EQ(::pipe(ready), 0);
-  const pid_t run = ::fork();
-  ASSERT_GE(run, 0);
-  if (run == 0) {  // the run: starts its server, says which segment, waits to be killed
-    DbServer db("idbench-postgres", unprivileged_user_if_root());
-    start_postgres(db, bin_);
-    const int shmid = segment_named_in(db.dir() + "/data");
-    (void)::write(ready[1], &shmid, sizeof shmid);
-    for (;;) ::pause();
-  }
-  ::close(ready[1]);
-  int shmid = -1;
-  const bool told = ::read(ready[0], &shmid, sizeof shmid) == sizeof shmid;
-  ::close(ready[0]);
-  ::kill(run, SIGKILL);  // its server follows it (parent-death signal)
-  ::waitpid(run, nullptr, 0);
-  ASSERT_TRUE(told && shmid >= 0) << "the run's server did not start";
+  const int shmid = run_killed_with_sigkill([&](const auto& told) {
+                      DbServer db("idbench-postgres", unprivileged_user_if_root());
+                      start_postgres(db, bin_);
+                      told(segment_named_in(db.dir() + "/data"));
+                    }).shmid;
+  ASSERT_GE(shmid, 0) << "the run's server did not start";
   EXPECT_TRUE(segment_exists(shmid));
-  EXPECT_EQ(sweep_stale_temp_dirs(), 1);
+  EXPECT_EQ(sweep_stale_temp_dirs(root_.string()), 1);  // /tmp, also swept, is not ours to count
   EXPECT_FALSE(segment_exists(shmid)) << "shmid " << shmid;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plumbing/error.hpp"
+#include "plumbing/file_tree.hpp"
 #include "plumbing/leftovers.hpp"
 #include "plumbing/postgres_shm.hpp"
 
@@ -63,15 +64,32 @@ long owner_pid(std::string_view name) {
 
 std::string temp_root() {
   const char* dir = std::getenv("TMPDIR");
-  return dir != nullptr && *dir != '\0' ? std::string(dir) : std::string("/tmp");
+  return dir != nullptr && *dir != '\0' ? std::string(dir) : std::string(kSystemTempRoot);
 }
 
-TempDir::TempDir(std::string_view prefix) {
+bool reachable_by(const std::string& dir, const RunAs& user) {
+  std::error_code ec;
+  for (fs::path p = fs::absolute(dir, ec);; p = p.parent_path()) {
+    struct stat st {};
+    if (ec || ::stat(p.c_str(), &st) != 0) return false;
+    const mode_t search = st.st_uid == user.uid   ? S_IXUSR
+                          : st.st_gid == user.gid ? S_IXGRP
+                                                  : S_IXOTH;
+    if ((st.st_mode & search) == 0) return false;
+    if (p == p.root_path()) return true;
+  }
+}
+
+TempDir::TempDir(std::string_view prefix) : TempDir(prefix, std::nullopt) {}
+
+TempDir::TempDir(std::string_view prefix, const std::optional<RunAs>& user) {
   if (!prefix.starts_with("idbench-")) {
     throw Error(fmt::format("temp dir prefix '{}' does not start with idbench-", prefix));
   }
   sweep_stale_temp_dirs();
-  std::string tmpl = fmt::format("{}/{}-{}-XXXXXX", temp_root(), prefix, ::getpid());
+  const std::string root =
+      !user || reachable_by(temp_root(), *user) ? temp_root() : std::string(kSystemTempRoot);
+  std::string tmpl = fmt::format("{}/{}-{}-XXXXXX", root, prefix, ::getpid());
   if (::mkdtemp(tmpl.data()) == nullptr) {  // mkdtemp makes it 0700
     throw Error(fmt::format("cannot create a temp directory {}: {}", tmpl, std::strerror(errno)));
   }
@@ -86,16 +104,7 @@ TempDir::~TempDir() {
 
 TempDir::TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
 
-void TempDir::give_to(uid_t uid, gid_t gid) const {
-  // lchown: a link inside the tree is handed over itself, never what it points to.
-  auto hand_over = [&](const fs::path& p) {
-    if (::lchown(p.c_str(), uid, gid) != 0) {
-      throw Error(fmt::format("cannot give {} to uid {}: {}", p.string(), uid, std::strerror(errno)));
-    }
-  };
-  hand_over(path_);
-  for (const auto& entry : fs::recursive_directory_iterator(path_)) hand_over(entry.path());
-}
+void TempDir::give_to(uid_t uid, gid_t gid) const { give_tree(path_, uid, gid); }
 
 std::string TempDir::release() {
   std::string kept = std::move(path_);
@@ -104,9 +113,15 @@ std::string TempDir::release() {
 }
 
 int sweep_stale_temp_dirs() {
+  const std::string root = temp_root();
+  const bool elsewhere = fs::path(root).lexically_normal() != fs::path(kSystemTempRoot);
+  return sweep_stale_temp_dirs(root) + (elsewhere ? sweep_stale_temp_dirs(kSystemTempRoot) : 0);
+}
+
+int sweep_stale_temp_dirs(const std::string& root) {
   int removed = 0;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(temp_root(), ec)) {
+  for (const auto& entry : fs::directory_iterator(root, ec)) {
     const std::string name = entry.path().filename().string();
     if (!pid_gone(owner_pid(name))) continue;
     // symlink_status: a link named like ours is not ours to follow.

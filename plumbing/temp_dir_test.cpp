@@ -77,8 +77,8 @@ TEST_F(TempDirTest, SweepRemovesTheDirectoriesOfDeadOwnersAndKeepsTheLiving) {
   const pid_t gone = dead_pid();
   const fs::path stale = root_ / fmt::format("idbench-mariadb-{}-AbC123", gone);
   const fs::path stale_dashed = root_ / fmt::format("idbench-chaos-mark-{}-AbC123", gone);
-  const fs::path of_init = root_ / "idbench-sqlite-1-AbC123";                     // pid 1 lives
-  const fs::path not_ours = root_ / fmt::format("idbench-{}-AbC123", gone);        // no "what"
+  const fs::path of_init = root_ / "idbench-sqlite-1-AbC123";                // pid 1 lives
+  const fs::path not_ours = root_ / fmt::format("idbench-{}-AbC123", gone);  // no "what"
   const fs::path other = root_ / fmt::format("other-chaos-{}-AbC123", gone);
   const fs::path a_link = root_ / fmt::format("idbench-link-{}-AbC123", gone);
   fs::create_directories(stale / "data" / "base");
@@ -86,7 +86,7 @@ TEST_F(TempDirTest, SweepRemovesTheDirectoriesOfDeadOwnersAndKeepsTheLiving) {
   for (const auto& d : {stale_dashed, of_init, not_ours, other}) fs::create_directories(d);
   fs::create_directory_symlink(of_init, a_link);
 
-  EXPECT_EQ(sweep_stale_temp_dirs(), 2);
+  EXPECT_EQ(sweep_stale_temp_dirs(root_.string()), 2);  // /tmp, also swept, is not ours to count
   EXPECT_FALSE(fs::exists(stale));
   EXPECT_FALSE(fs::exists(stale_dashed));
   EXPECT_TRUE(fs::exists(mine.path()));
@@ -94,7 +94,7 @@ TEST_F(TempDirTest, SweepRemovesTheDirectoriesOfDeadOwnersAndKeepsTheLiving) {
   EXPECT_TRUE(fs::exists(not_ours));
   EXPECT_TRUE(fs::exists(other));
   EXPECT_TRUE(fs::is_symlink(a_link));
-  EXPECT_EQ(sweep_stale_temp_dirs(), 0);
+  EXPECT_EQ(sweep_stale_temp_dirs(root_.string()), 0);
 }
 
 // Every maker of a temp dir sweeps, not only those that remembered to call the sweep: a
@@ -117,6 +117,33 @@ TEST_F(TempDirTest, GiveToHandsTheWholeTreeToAnotherUser) {
   EXPECT_EQ(st.st_uid, 65534u);
   ASSERT_EQ(::stat(dir.path().c_str(), &st), 0);
   EXPECT_EQ(st.st_gid, 65534u);
+}
+
+// A server that runs as another user (PostgreSQL as nobody) could not reach a directory under a
+// private TMPDIR: its directory goes to /tmp then, and only then.
+TEST_F(TempDirTest, ADirectoryForAUserWhoCannotReachTmpdirIsMadeInTheSystemTempDir) {
+  const RunAs nobody{65534, 65534};
+  ASSERT_EQ(::chmod(root_.c_str(), 0700), 0);
+  EXPECT_FALSE(reachable_by(root_.string(), nobody));
+  EXPECT_FALSE(reachable_by((root_ / "below").string(), nobody));
+  const TempDir closed("idbench-test", nobody);
+  EXPECT_EQ(fs::path(closed.path()).parent_path(), fs::path(kSystemTempRoot));
+  EXPECT_EQ(fs::path(TempDir("idbench-test", std::nullopt).path()).parent_path(), root_);
+
+  ASSERT_EQ(::chmod(root_.c_str(), 0711), 0);
+  EXPECT_TRUE(reachable_by(root_.string(), nobody));
+  EXPECT_EQ(fs::path(TempDir("idbench-test", nobody).path()).parent_path(), root_);
+}
+
+TEST_F(TempDirTest, TheSweepCoversTmpdirAndTheSystemTempDir) {
+  const pid_t gone = dead_pid();
+  const fs::path here = root_ / fmt::format("idbench-pg-{}-AbC123", gone);
+  const fs::path in_tmp = fs::path(kSystemTempRoot) / fmt::format("idbench-pg-{}-AbC123", gone);
+  fs::create_directories(here);
+  fs::create_directories(in_tmp / "data");
+  sweep_stale_temp_dirs();
+  EXPECT_FALSE(fs::exists(here));
+  EXPECT_FALSE(fs::exists(in_tmp)) << "a server's directory made in /tmp outlives its run";
 }
 
 TEST(TempRoot, IsTmpdirOrTmp) {

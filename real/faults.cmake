@@ -38,19 +38,14 @@ idbench_test(real_client_node_test SOURCES client_node_test.cpp LIBS idbench_rea
 set(faults_tmp ${CMAKE_BINARY_DIR}/faults-tmp)
 add_test(NAME faults_tmp_made COMMAND ${CMAKE_COMMAND} -E make_directory ${faults_tmp})
 set_tests_properties(faults_tmp_made PROPERTIES LABELS unit FIXTURES_SETUP real_faults)
-# A gtest binary on real servers: each case one ctest of the group. SYSTEM_TMPDIR: its servers
-# live in the system's temp directory instead, because PostgreSQL runs as nobody when the tests
-# run as root, and nobody cannot reach a build tree inside a private (0700) directory, such as
-# a checkout made in `mktemp -d`.
+# A gtest binary on real servers: each case one ctest of the group. (A PostgreSQL server, which
+# runs as nobody when the tests run as root, goes to /tmp when nobody cannot reach this
+# directory, as in a checkout made in `mktemp -d`: plumbing/temp_dir.hpp.)
 function(real_server_test name source)
-  cmake_parse_arguments(arg "SYSTEM_TMPDIR" "" "" ${ARGN})
   add_executable(${name} ${source})
   target_link_libraries(${name} PRIVATE idbench_real_faults GTest::gtest GTest::gtest_main)
-  set(props LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180)
-  if(NOT arg_SYSTEM_TMPDIR)
-    list(APPEND props ENVIRONMENT TMPDIR=${faults_tmp})
-  endif()
-  gtest_discover_tests(${name} PROPERTIES ${props} DISCOVERY_TIMEOUT 60)
+  gtest_discover_tests(${name} PROPERTIES LABELS unit FIXTURES_REQUIRED real_faults TIMEOUT 180
+                                          ENVIRONMENT TMPDIR=${faults_tmp} DISCOVERY_TIMEOUT 60)
 endfunction()
 real_server_test(faults_mariadb_test faults_mariadb_test.cpp)
 # The server nemesis on one real mariadbd: a kill leaves no server, a start answers again.
@@ -73,11 +68,11 @@ set_tests_properties(faults_left_nothing PROPERTIES LABELS unit FIXTURES_CLEANUP
 real_server_test(faults_ptrace_test faults_ptrace_test.cpp)
 # PostgreSQL and Redis servers and the schemes on them (skipped when not installed): durability
 # stated, kill -9 and restart, a restore, every scheme's IDs through its adapter.
-real_server_test(servers_test servers_test.cpp SYSTEM_TMPDIR)
+real_server_test(servers_test servers_test.cpp)
 # kill -9 on real PostgreSQL and Redis servers: Redis under RDB only must be caught repeating
 # values; appendfsync always and a PostgreSQL sequence (synchronous_commit on) are kept. A step
 # back of postgres's clock: Instagram's duplicates as the arithmetic predicts.
-real_server_test(faults_servers_test faults_servers_test.cpp SYSTEM_TMPDIR)
+real_server_test(faults_servers_test faults_servers_test.cpp)
 # `idbench real` on a PostgreSQL and a Redis system, killed with -9 and interrupted: no server
 # or adapter left, the killed run's directory (and SysV segment) swept by the next.
 foreach(kind postgres redis)

@@ -2,22 +2,18 @@
 // crash, restart, cold copies of the data directory, and the settings read back.
 #include "real/mariadb_server.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <optional>
 #include <sstream>
 
-#include "plumbing/atomic_file.hpp"
 #include "plumbing/db_server.hpp"
+#include "plumbing/file_tree.hpp"
+#include "plumbing/shared_template.hpp"
 #include "plumbing/temp_dir.hpp"
 #include "real/server_files.hpp"
 
@@ -67,66 +63,30 @@ void install_data_directory(const MariadbPrograms& p, const std::string& dir) {
   }
 }
 
-// What a shared template was made for: mariadbd's path, size and modification time. A
-// template made by another MariaDB is made again.
-std::string server_stamp(const MariadbPrograms& p) {
-  struct stat st {};
-  if (::stat(p.server.c_str(), &st) != 0) return p.server + "\n";
-  return fmt::format("{} {} {}\n", p.server, st.st_size, st.st_mtim.tv_sec);
-}
-
-// The template every process of a test run shares (kMariadbTemplateEnv): made once under an
-// exclusive flock of <dir>.lock, into <dir>.tmp-<pid> and renamed, so a process killed while
-// making it leaves no half template; copied under the same lock.
-void copy_shared_template(const MariadbPrograms& p, const std::string& dir,
-                          const std::string& data) {
-  struct Lock {  // closing the descriptor releases the flock
-    explicit Lock(const std::string& path)
-        : fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
-      if (fd < 0) throw Error(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
-      while (::flock(fd, LOCK_EX) != 0) {
-        if (errno != EINTR) {
-          ::close(fd);
-          throw Error(fmt::format("cannot lock {}: {}", path, std::strerror(errno)));
-        }
-      }
-    }
-    ~Lock() { ::close(fd); }
-    Lock(const Lock&) = delete;
-    Lock& operator=(const Lock&) = delete;
-    int fd;
-  } lock(dir + ".lock");
-  const std::string stamp = server_stamp(p);
-  std::error_code ec;
-  if (!fs::exists(dir + "/stamp") || plumbing::read_text_file(dir + "/stamp") != stamp) {
-    fs::remove_all(dir, ec);
-    const std::string making = fmt::format("{}.tmp-{}", dir, ::getpid());
-    fs::remove_all(making, ec);
-    fs::create_directories(making);
-    install_data_directory(p, making);
-    plumbing::write_file_atomically(making + "/stamp", stamp);
-    fs::rename(making, dir);
-  }
-  copy_tree(dir + "/data", data);
-}
-
 // The first server of a process makes a template data directory, every server copies it; the
 // template lives in its own idbench temp dir (removed at exit, swept by the next run after a
 // SIGKILL). With kMariadbTemplateEnv set, the template is the one a test run shares.
 class Template {
  public:
-  // Copies the template to `data`, making the template first if needed.
-  static void copy_to(const MariadbPrograms& p, const std::string& data) {
+  // Makes the data directory <dir>/data of a server whose directory is `dir`: a copy of the
+  // template, made first if needed.
+  static void copy_to(const MariadbPrograms& p, const std::string& dir) {
+    const std::string data = dir + "/data";
     const char* shared = std::getenv(kMariadbTemplateEnv);
-    if (shared != nullptr && *shared != '\0') return copy_shared_template(p, shared, data);
+    if (shared != nullptr && *shared != '\0') {
+      // What a shared template was made for: mariadbd (another MariaDB makes it again).
+      return plumbing::fill_from_shared_template(
+          {.dir = shared, .stamp = plumbing::program_stamp(p.server)}, data,
+          [&] { install_data_directory(p, dir); }, std::nullopt);
+    }
     static Template t;
     std::lock_guard lock(t.mutex_);
     if (!t.dir_) {
-      auto dir = std::make_unique<plumbing::TempDir>("idbench-mariadb-template");
-      install_data_directory(p, dir->path());
-      t.dir_ = std::move(dir);
+      auto made = std::make_unique<plumbing::TempDir>("idbench-mariadb-template");
+      install_data_directory(p, made->path());
+      t.dir_ = std::move(made);
     }
-    copy_tree(t.dir_->path() + "/data", data);
+    plumbing::copy_tree(t.dir_->path() + "/data", data);
   }
 
  private:
@@ -174,7 +134,7 @@ MariadbServer::MariadbServer(MariadbSettings settings) {
   st.programs = programs;
   st.socket = st.db.dir() + "/mysqld.sock";
   fs::create_directory(st.db.dir() + "/tmp");
-  Template::copy_to(programs, st.db.dir() + "/data");
+  Template::copy_to(programs, st.db.dir());
   st.db.start(server_argv(programs, st.settings, st.db.dir()),
               {programs.client, "--no-defaults", "--socket=" + st.socket, "--user=root", "--batch",
                "--skip-column-names"},

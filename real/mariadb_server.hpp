@@ -30,7 +30,8 @@ namespace idbench::real {
 // A directory every process of a test run may share as the template data directory (the
 // tests' presets set it): mariadb-install-db takes ~5 s, a copy of what it made ~0.3 s. The
 // first server makes it there (under an flock of <dir>.lock, stamped with the mariadbd it was
-// made for); the others copy it. Unset, each process makes its own, removed at its exit.
+// made for: plumbing/shared_template.hpp); the others copy it. Unset, each process makes its
+// own, removed at its exit.
 inline constexpr const char* kMariadbTemplateEnv = "IDBENCH_MARIADB_TEMPLATE";
 
 // mariadbd, mariadb-install-db or the mariadb client is not installed: exit 4

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "plumbing/child_process.hpp"
+#include "plumbing/file_tree.hpp"
 #include "plumbing/postgres_cluster.hpp"
 #include "plumbing/postgres_shm.hpp"
 #include "real/server_files.hpp"
@@ -38,19 +39,6 @@ std::unique_ptr<plumbing::PostgresCluster> start_cluster(const PostgresSettings&
   }
 }
 
-// A copy made by this process (root) handed to the user the cluster runs as.
-void give_tree(const std::string& path, const std::optional<plumbing::RunAs>& to) {
-  if (!to) return;
-  namespace fs = std::filesystem;
-  const auto own = [&](const fs::path& p) {
-    if (::lchown(p.c_str(), to->uid, to->gid) != 0) {
-      throw Error(fmt::format("cannot give {} to the server's user", p.string()));
-    }
-  };
-  own(path);
-  for (const auto& e : fs::recursive_directory_iterator(path)) own(e.path());
-}
-
 // One libpq connection kept open for the clock probe: a probe through psql paid a process start
 // (up to a second under load) inside the interval it stamps with true time, so a 1 s step could
 // read as not applied. Reconnected when the server went away (a restart, a crash).
@@ -76,8 +64,7 @@ class ProbeConnection {
       if (!lost || attempt > 0) throw Error(fmt::format("postgres: {}", one_line(text)));
     }
   }
-  // Closed before the server stops: a stop (SIGTERM, PostgreSQL's smart shutdown) waits for
-  // every session to end.
+  // Closed before the server stops or is killed: the probe's session is not a client's.
   void drop() {
     if (conn_ != nullptr) PQfinish(conn_);
     conn_ = nullptr;
@@ -170,7 +157,7 @@ std::string PostgresServer::snapshot() {
   State& st = *state_;
   const std::string path = fmt::format("{}/snapshot-{}", st.pg->dir(), ++st.snapshots);
   if (!running()) {
-    copy_tree(st.pg->data_dir(), path);
+    plumbing::copy_tree(st.pg->data_dir(), path);
     return path;
   }
   // A base backup of the running server, through its socket, its WAL streamed alongside: what
@@ -189,11 +176,12 @@ std::string PostgresServer::snapshot() {
 
 void PostgresServer::restore(const std::string& snapshot_path) {
   if (running()) throw Error("PostgresServer::restore: stop the server first");
-  // A server that was killed (kill9, or a stop past its grace) left its SysV segment, keyed to
-  // the data directory about to be replaced: once that is gone, no sweep could name it.
-  plumbing::remove_postgres_segments({state_->pg->data_dir()});
-  replace_with_copy(state_->pg->data_dir(), snapshot_path);
-  give_tree(state_->pg->data_dir(), state_->pg->run_as());
+  const std::string data = state_->pg->data_dir();
+  // A server killed before the restore left its SysV segment, keyed by this directory's inode:
+  // once the directory is replaced nothing can tell the segment is ours any more.
+  plumbing::remove_postgres_segments({data});
+  replace_with_copy(data, snapshot_path);
+  if (const auto& user = state_->pg->run_as()) plumbing::give_tree(data, user->uid, user->gid);
 }
 
 }  // namespace idbench::real

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "plumbing/child_process.hpp"
+#include "plumbing/file_tree.hpp"
 #include "real/mariadb_server.hpp"
 #include "real/postgres_server.hpp"
 #include "real/redis_server.hpp"
@@ -119,25 +120,19 @@ int pid_from_file(const std::string& path, bool running, const std::string& what
   throw Error(fmt::format("{}'s pid file {} holds no pid ('{}')", what, path, one_line(text)));
 }
 
-void copy_tree(const std::string& from, const std::string& to) {
-  std::error_code ec;
-  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
-  if (ec) throw Error(fmt::format("cannot copy {} to {}: {}", from, to, ec.message()));
-}
-
 void replace_with_copy(const std::string& data, const std::string& snapshot) {
   if (!fs::is_directory(snapshot)) throw Error(fmt::format("no snapshot at {}", snapshot));
   std::error_code ec;
   fs::remove_all(data, ec);
   if (ec) throw Error(fmt::format("cannot remove {}: {}", data, ec.message()));
-  copy_tree(snapshot, data);
+  plumbing::copy_tree(snapshot, data);
 }
 
 std::string cold_snapshot(plumbing::DbServer& db, int& count) {
   const bool was_running = db.running();
   db.stop();
   const std::string path = fmt::format("{}/snapshot-{}", db.dir(), ++count);
-  copy_tree(db.dir() + "/data", path);
+  plumbing::copy_tree(db.dir() + "/data", path);
   if (was_running) db.restart();
   return path;
 }

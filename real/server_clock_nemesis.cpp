@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -36,6 +37,16 @@ chaos::ClockModel true_time() {
   return {now, now};
 }
 
+// Who else may have to read the clock's directory: the user PostgreSQL runs as when this
+// process is root (give_to); none when there is no such user (nor a PostgreSQL that runs).
+std::optional<plumbing::RunAs> possible_reader() {
+  try {
+    return plumbing::unprivileged_user_if_root();
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
 // Whether this process holds CAP_SYS_PTRACE (bit 19 of CapEff in /proc/self/status).
 bool may_trace_any() {
   std::ifstream in("/proc/self/status");
@@ -63,7 +74,7 @@ void refuse_without_ptrace() {
 }  // namespace
 
 ServerClockNemesis::ServerClockNemesis(chaos::ClockInjector injector)
-    : injector_(injector), dir_("idbench-faults"), clock_(true_time()) {
+    : injector_(injector), dir_("idbench-faults", possible_reader()), clock_(true_time()) {
   if (injector_ == chaos::ClockInjector::ptrace) {
     refuse_without_ptrace();
     inject_ = chaos::inject_program();

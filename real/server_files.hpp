@@ -16,8 +16,6 @@ std::string file_tail_lines(const std::string& path, std::size_t lines);
 // The pid in `path` when `running`; else, or when the file holds none, throws Error naming
 // `what` and the file.
 int pid_from_file(const std::string& path, bool running, const std::string& what);
-// A recursive copy (symlinks as symlinks); throws Error.
-void copy_tree(const std::string& from, const std::string& to);
 // Replaces the directory `data` with a copy of `snapshot`; throws Error when there is no
 // such snapshot.
 void replace_with_copy(const std::string& data, const std::string& snapshot);

@@ -1,19 +1,18 @@
 // servers_test.cpp — the PostgreSQL and Redis servers idbench starts and the schemes on them,
 // each on a real server (skipped when it is not installed):
 //   * a server states its durability; a kill -9 and a start keep what it committed (a new pid);
-//   * a restore takes a PostgreSQL sequence back (the planted restore must show);
+//   * a restore takes a PostgreSQL sequence back (the planted restore must show); one after a
+//     kill -9 leaves no SysV segment behind, and a stop with a client connected is a clean
+//     shutdown (no segment either);
 //   * every PostgreSQL scheme answers 1 and 1,000 IDs in one round trip each, all distinct;
 //     Instagram's next_id() decodes by the instagram layout to now, shard 5; the UUID
 //     functions give version 1 and 4;
 //   * Redis INCRBY hands out N consecutive values; a kill -9 under appendfsync always keeps
 //     the counter, under RDB only it takes the counter back (values handed out again).
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -22,6 +21,7 @@
 #include "generators/layout.hpp"
 #include "plumbing/child_process.hpp"
 #include "plumbing/postgres_cluster.hpp"
+#include "plumbing/postgres_test_support.hpp"
 #include "real/postgres_server.hpp"
 #include "real/redis_server.hpp"
 #include "real/systems.hpp"
@@ -83,63 +83,51 @@ TEST(PostgresServer, ARestoreTakesASequenceBack) {
   EXPECT_EQ(pg.query("SELECT last_value FROM s"), "1");
 }
 
-// Whether a SysV segment made by process `pid` exists (/proc/sysvipc/shm: key, shmid, perms,
-// size, then the creator's pid).
-bool segment_made_by(int pid) {
-  std::ifstream in("/proc/sysvipc/shm");
-  std::string line;
-  std::getline(in, line);  // the header
-  while (std::getline(in, line)) {
-    std::istringstream row(line);
-    std::string key, shmid, perms, size, cpid;
-    row >> key >> shmid >> perms >> size >> cpid;
-    if (cpid == std::to_string(pid)) return true;
-  }
-  return false;
-}
-
-// A stop while a client is connected is a clean shutdown, as `pg_ctl stop` (fast mode) makes it:
-// the session is ended and the postmaster removes its SysV segment. A smart shutdown (SIGTERM)
-// waited for the session, then was killed after its grace, leaving the segment, which a restore
-// then orphaned: the data directory it was keyed to was replaced.
-TEST(PostgresServer, AStopWithAClientConnectedShutsDownCleanly) {
-  if (!postgres_installed()) GTEST_SKIP() << "PostgreSQL is not installed";
-  PostgresServer pg(PostgresSettings{});
-  const int postmaster = pg.pid();
-  ASSERT_TRUE(segment_made_by(postmaster)) << "the running postmaster has no SysV segment";
-  plumbing::ChildProcess session(plumbing::ChildSpec{
-      .argv = {plumbing::postgres_bin_dir() + "/psql", "-X", "-q", "-h", pg.socket(), "-U",
-               "idbench", "-d", "postgres", "-c", "SELECT pg_sleep(120)"},
-      .env = std::nullopt,
-      .in = plumbing::Stdio::null(),
-      .out = plumbing::Stdio::null(),
-      .err = plumbing::Stdio::null(),
-      .run_as = std::nullopt,
-      .contain = false});
-  const std::string sleeping =
-      "SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(120)'";
-  for (int i = 0; i < 200 && pg.query(sleeping) == "0"; ++i) ::usleep(50'000);
-  ASSERT_EQ(pg.query(sleeping), "1") << "the client's session never started";
-  pg.stop();
-  EXPECT_FALSE(pg.running());
-  EXPECT_FALSE(segment_made_by(postmaster))
-      << "the stopped postmaster " << postmaster << " left its SysV segment";
-}
-
-// A restore after a crash: the killed postmaster's segment is keyed to the data directory the
-// restore replaces, so it is removed first; after the replacement no sweep could name it.
-TEST(PostgresServer, ARestoreAfterAKill9LeavesNoSegmentOfTheKilledServer) {
+// A kill -9 left the server's SysV segment, keyed by its data directory's inode; a restore
+// replaced that directory, after which no sweep could tell the segment was ours: it stayed
+// (owner nobody, nattch 0) until a reboot.
+TEST(PostgresServer, ARestoreAfterAKill9LeavesNoSegmentBehind) {
   if (!postgres_installed()) GTEST_SKIP() << "PostgreSQL is not installed";
   PostgresServer pg(PostgresSettings{});
   const std::string copy = pg.snapshot();
-  const int killed = pg.pid();
+  const int shmid = plumbing::segment_named_in(pg.socket() + "/data");
+  ASSERT_GE(shmid, 0);
   pg.kill9();
-  ASSERT_TRUE(segment_made_by(killed)) << "a killed postmaster removed its segment itself";
+  EXPECT_TRUE(plumbing::segment_exists(shmid)) << "a killed server no longer leaves its segment";
   pg.restore(copy);
-  EXPECT_FALSE(segment_made_by(killed)) << "the killed postmaster " << killed
-                                        << "'s SysV segment outlived its data directory";
+  EXPECT_FALSE(plumbing::segment_exists(shmid)) << "shmid " << shmid;
   pg.start();
   EXPECT_EQ(pg.query("SELECT 1"), "1");
+}
+
+// The snapshot nemesis stops the server with its clients still connected: a smart shutdown
+// (SIGTERM) waited 30 s for them to leave, then killed the server, which left its segment.
+TEST(PostgresServer, AStopWithAClientConnectedIsACleanShutdown) {
+  if (!postgres_installed()) GTEST_SKIP() << "PostgreSQL is not installed";
+  PostgresServer pg(PostgresSettings{});
+  const int shmid = plumbing::segment_named_in(pg.socket() + "/data");
+  ASSERT_GE(shmid, 0);
+  plumbing::ChildSpec session;
+  session.argv = {plumbing::postgres_bin_dir() + "/psql",
+                  "-X",
+                  "-q",
+                  "-h",
+                  pg.socket(),
+                  "-U",
+                  "idbench",
+                  "-d",
+                  "postgres",
+                  "-c",
+                  "SELECT pg_sleep(600)"};
+  session.out = session.err = plumbing::Stdio::null();
+  plumbing::ChildProcess client(session);
+  const std::string sleeping =
+      "SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(600)'";
+  for (int i = 0; i < 100 && pg.query(sleeping) != "1"; ++i) ::usleep(50'000);
+  ASSERT_EQ(pg.query(sleeping), "1") << "the client did not connect";
+  pg.stop();
+  EXPECT_FALSE(pg.running());
+  EXPECT_FALSE(plumbing::segment_exists(shmid)) << "the server was killed, not shut down";
 }
 
 TEST(PostgresSchemes, EveryOneAnswersOneAndAThousandIdsAllDistinct) {
