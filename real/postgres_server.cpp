@@ -39,15 +39,18 @@ std::unique_ptr<plumbing::PostgresCluster> start_cluster(const PostgresSettings&
   }
 }
 
-// One libpq connection kept open for the clock probe: a probe through psql paid a process start
+}  // namespace
+
+// One libpq connection kept open for the clock probe (outside the anonymous namespace: a
+// member of State, whose linkage is external): a probe through psql paid a process start
 // (up to a second under load) inside the interval it stamps with true time, so a 1 s step could
 // read as not applied. Reconnected when the server went away (a restart, a crash).
-class ProbeConnection {
+class PostgresProbeConnection {
  public:
-  ProbeConnection() = default;
-  ~ProbeConnection() { drop(); }
-  ProbeConnection(const ProbeConnection&) = delete;
-  ProbeConnection& operator=(const ProbeConnection&) = delete;
+  PostgresProbeConnection() = default;
+  ~PostgresProbeConnection() { drop(); }
+  PostgresProbeConnection(const PostgresProbeConnection&) = delete;
+  PostgresProbeConnection& operator=(const PostgresProbeConnection&) = delete;
 
   // The one value `sql` answers, on a connection to the server whose socket is in `dir`;
   // throws Error when it cannot.
@@ -85,14 +88,12 @@ class ProbeConnection {
   PGconn* conn_ = nullptr;
 };
 
-}  // namespace
-
 struct PostgresServer::State {
   explicit State(const PostgresSettings& s) : settings(s), pg(start_cluster(s)) {}
   PostgresSettings settings;
   std::unique_ptr<plumbing::PostgresCluster> pg;
   int snapshots = 0;
-  ProbeConnection probe;  // after pg: closed before the server stops
+  PostgresProbeConnection probe;  // after pg: closed before the server stops
 };
 
 PostgresServer::PostgresServer(PostgresSettings settings)
