@@ -15,15 +15,13 @@
 #include <string>
 #include <vector>
 
+#include "adapters/line/line_server.hpp"
 #include "adapters/mariadb/connection.hpp"
 
 namespace idbench::mariadb_adapter {
 
-// A bad scheme name or option: exit 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// A bad scheme name or option: exit 2, as every adapter's bad usage (line_server.hpp).
+using UsageError = line::UsageError;
 // A MariaDB error the client cannot get past: exit 1.
 class ClientError : public std::runtime_error {
  public:

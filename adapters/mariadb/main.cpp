@@ -15,7 +15,6 @@
 // Exit 2: bad usage or a malformed request (one line on stderr). Exit 1: a MariaDB error it
 // cannot get past (one line naming the scheme, the socket and the error).
 // $IDBENCH_MARIADB_WAIT_MS (default 5000): how long every server may be down before exit 1.
-#include <signal.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -33,12 +32,12 @@
 namespace {
 
 using idbench::mariadb_adapter::Client;
-using idbench::mariadb_adapter::ClientError;
 using idbench::mariadb_adapter::UsageError;
 
 std::vector<std::string> sockets_from_env() {
   const char* env = std::getenv("IDBENCH_MARIADB_SOCKETS");
-  if (!env || !*env) throw UsageError("IDBENCH_MARIADB_SOCKETS is not set (comma-separated sockets)");
+  if (!env || !*env)
+    throw UsageError("IDBENCH_MARIADB_SOCKETS is not set (comma-separated sockets)");
   std::vector<std::string> out;
   try {
     out = idbench::plumbing::split_commas(env);
@@ -80,23 +79,6 @@ void run(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::ios::sync_with_stdio(false);
-  // A server killed under a statement is an error to handle (failover), not a SIGPIPE death.
-  ::signal(SIGPIPE, SIG_IGN);
-  try {
-    run({argv + 1, argv + argc});
-    return 0;
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "idbench-mariadb-adapter: %s\n", e.what());
-    return 2;
-  } catch (const idbench::line::UsageError& e) {
-    std::fprintf(stderr, "idbench-mariadb-adapter: %s\n", e.what());
-    return 2;
-  } catch (const ClientError& e) {
-    std::fprintf(stderr, "idbench-mariadb-adapter: %s\n", e.what());
-    return 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "idbench-mariadb-adapter: %s\n", e.what());
-    return 1;
-  }
+  // SIGPIPE ignored: a server killed under a statement is an error to handle (failover).
+  return idbench::line::adapter_main("idbench-mariadb-adapter", argc, argv, run);
 }
