@@ -1,8 +1,8 @@
 #!/bin/sh
-# bad_env_test.sh — the PostgreSQL and Redis adapters refuse a wait ($IDBENCH_*_WAIT_MS) that
+# bad_env_test.sh — the MariaDB, PostgreSQL and Redis adapters refuse a wait ($IDBENCH_*_WAIT_MS) that
 # is not a count of ms: one line naming the variable and its value, exit 2, before connecting
 # (a typo never silently becomes the 5 s default).
-#   bad_env_test.sh POSTGRES_ADAPTER REDIS_ADAPTER
+#   bad_env_test.sh POSTGRES_ADAPTER REDIS_ADAPTER MARIADB_ADAPTER
 set -u
 failed=0
 check() {  # name env... -- command...
@@ -18,5 +18,6 @@ check() {  # name env... -- command...
 }
 check postgres IDBENCH_POSTGRES_WAIT_MS=5s IDBENCH_POSTGRES_HOST=/nonexistent "$1" sequence
 check redis IDBENCH_REDIS_WAIT_MS=5s IDBENCH_REDIS_SOCKET=/nonexistent/redis.sock "$2" incr
+check mariadb IDBENCH_MARIADB_WAIT_MS=5s IDBENCH_MARIADB_SOCKETS=/nonexistent/mysqld.sock "$3" sequence
 [ $failed -eq 0 ] && echo "ok: a wait that is not a count of ms is exit 2, one line"
 exit $failed

@@ -1,7 +1,6 @@
 // client.cpp — each scheme's SQL, and the retry, reconnect and failover loop around it.
 #include "adapters/mariadb/client.hpp"
 
-#include <time.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -10,23 +9,13 @@
 
 namespace idbench::mariadb_adapter {
 
+using line::now_ns;
+
 namespace {
 
 constexpr std::int64_t kMs = 1'000'000;
 constexpr std::int64_t kRetryDownNs = 200 * kMs;  // a down server is tried again after this
-constexpr std::int64_t kDefaultWaitMs = 5000;     // how long all servers may be down
 constexpr int kMaxLockRetries = 10'000;           // consecutive, for one ID
-
-// $IDBENCH_MARIADB_WAIT_MS: how long every server may be down before the adapter gives up.
-std::int64_t wait_ns() {
-  const char* env = std::getenv("IDBENCH_MARIADB_WAIT_MS");
-  char* end = nullptr;
-  const long long ms = env && *env ? std::strtoll(env, &end, 10) : kDefaultWaitMs;
-  if (end && (*end != '\0' || ms < 0)) {
-    throw UsageError(std::string("IDBENCH_MARIADB_WAIT_MS '") + env + "' is not a count of ms");
-  }
-  return ms * kMs;
-}
 
 // Every scheme's connection: its own database (made if missing), short lock waits.
 std::vector<std::string> in_database(const std::string& db, std::vector<std::string> more) {
@@ -43,7 +32,8 @@ Scheme ticket_pair(const std::string& engine) {
           in_database("idbench_ticket_pair_" + engine,
                       {"CREATE TABLE IF NOT EXISTS Tickets64 (id bigint(20) unsigned NOT NULL "
                        "auto_increment, stub char(1) NOT NULL default '', PRIMARY KEY (id), "
-                       "UNIQUE KEY stub (stub)) ENGINE=" + engine}),
+                       "UNIQUE KEY stub (stub)) ENGINE=" +
+                       engine}),
           "REPLACE INTO Tickets64 (stub) VALUES ('a'); SELECT LAST_INSERT_ID()", true};
 }
 
@@ -51,7 +41,8 @@ Scheme ticket_update(const std::string& engine) {
   return {"ticket-update --engine " + engine,
           in_database("idbench_ticket_update_" + engine,
                       {"CREATE TABLE IF NOT EXISTS tickets (stub char(1) NOT NULL PRIMARY KEY, "
-                       "id bigint unsigned NOT NULL) ENGINE=" + engine,
+                       "id bigint unsigned NOT NULL) ENGINE=" +
+                           engine,
                        "INSERT IGNORE INTO tickets (stub, id) VALUES ('a', 0)"}),
           "UPDATE tickets SET id = LAST_INSERT_ID(id + 1); SELECT LAST_INSERT_ID()", false};
 }
@@ -65,12 +56,6 @@ std::string engine_option(const std::vector<std::string>& args, const std::strin
 }
 
 }  // namespace
-
-std::int64_t now_ns() {
-  timespec t{};
-  ::clock_gettime(CLOCK_MONOTONIC, &t);
-  return std::int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
-}
 
 const char* const kUsage =
     "usage: idbench-mariadb-adapter auto-increment | sequence | uuid | uuid-short | "
@@ -102,7 +87,7 @@ Client::Client(Scheme scheme, const std::vector<std::string>& sockets)
     : scheme_(std::move(scheme)) {
   if (sockets.empty()) throw UsageError("no MariaDB socket given");
   for (const auto& s : sockets) servers_.push_back({std::make_unique<Connection>(s), 0});
-  const std::int64_t deadline = now_ns() + wait_ns();
+  const std::int64_t deadline = now_ns() + wait_ns_;
   for (;;) {
     bool any = false;
     for (auto& s : servers_) any = ensure_connected(s) || any;
@@ -152,7 +137,7 @@ std::optional<std::string> Client::run_on(Server& s) {
 
 std::string Client::next() {
   const std::size_t n = servers_.size();
-  const std::int64_t deadline = now_ns() + wait_ns();
+  const std::int64_t deadline = now_ns() + wait_ns_;
   for (;;) {
     for (std::size_t k = 0; k < n; ++k) {
       Server& s = servers_[(turn_ + k) % n];

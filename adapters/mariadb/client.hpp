@@ -37,8 +37,6 @@ struct Scheme {
 
 // The usage line (for messages).
 extern const char* const kUsage;
-// CLOCK_MONOTONIC in ns.
-std::int64_t now_ns();
 // argv after the program name. Throws UsageError.
 Scheme parse_scheme(const std::vector<std::string>& args);
 
@@ -73,6 +71,8 @@ class Client {
   std::size_t turn_ = 0;
   Counts counts_;
   SqlError last_down_;  // why the last server went down (for the message when all are)
+  // How long every server may be down before the client gives up ($IDBENCH_MARIADB_WAIT_MS).
+  const std::int64_t wait_ns_ = line::wait_ns("IDBENCH_MARIADB_WAIT_MS");
 };
 
 }  // namespace idbench::mariadb_adapter
