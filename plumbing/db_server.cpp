@@ -88,6 +88,11 @@ void DbServer::restart() {
   if (!env_.empty()) spec.env = environment_with(env_);
   spec.out = spec.err = Stdio::file(log_);
   spec.run_as = run_as_;
+  // Contained: a kill reaches every process the server started, also those that left its
+  // process group (each PostgreSQL backend calls setsid(), and one busy with a query never
+  // notices that its postmaster died: it stayed, attached to the shared memory, and the
+  // restart after a kill -9 refused to start).
+  spec.contain = true;
   server_ = std::make_unique<ChildProcess>(spec);
   const std::string ping = dir() + "/ping.sql";
   std::ofstream(ping) << "SELECT 1;\n";

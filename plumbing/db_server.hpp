@@ -11,7 +11,9 @@
 // Nothing outlives the run:
 //   * the server and every command are plumbing::ChildProcess children: own process group,
 //     PR_SET_PDEATHSIG set after the drop to `nobody`, so a `kill -9` of idbench takes the
-//     server with it;
+//     server with it; the server is a contained child, so its kill9() (and idbench's death)
+//     reaches every process it started, also those that left its group (PostgreSQL's
+//     backends call setsid()), and returns once none is left;
 //   * SIGINT/SIGTERM/SIGHUP while a DbServer lives kill the server at once and unwind with
 //     plumbing::Interrupted, removing the directory;
 //   * the destructor stops the server (its stop signal, then SIGKILL after 30 s) and removes the

@@ -113,6 +113,36 @@ TEST_F(PostgresTemplateTest, ATemplateOfAnotherInitdbIsMadeAgain) {
   EXPECT_EQ(second.query("SELECT 1"), "1");
 }
 
+// A kill -9 of the server takes its backends with it. They are not in the postmaster's process
+// group (each calls setsid()), and one running a query never checks that its postmaster died,
+// so a kill of the group alone left it attached to the shared memory, and the restart failed:
+// "pre-existing shared memory block ... is still in use".
+TEST_F(PostgresClusterTest, AKill9TakesABusyBackendWithItSoTheServerRestartsAtOnce) {
+  PostgresCluster pg("idbench-pg-test", {});
+  ChildSpec spec;
+  spec.argv = {find_program("psql", {pg.bin()}),
+               "-X",
+               "-q",
+               "-h",
+               pg.dir(),
+               "-U",
+               "idbench",
+               "-d",
+               "postgres",
+               "-c",
+               "SELECT count(*) FROM generate_series(1, 10000000000)"};
+  ChildProcess busy(spec);
+  const std::string running =
+      "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() "
+      "AND query LIKE 'SELECT count(*) FROM generate_series%'";
+  const std::int64_t until = monotonic_ns() + 20'000'000'000;
+  while (pg.query(running) != "1" && monotonic_ns() < until) ::usleep(50'000);
+  ASSERT_EQ(pg.query(running), "1") << "the busy query never ran";
+  pg.db().kill9();
+  EXPECT_NO_THROW(pg.db().restart());
+  EXPECT_EQ(pg.query("SELECT 1"), "1");
+}
+
 TEST_F(PostgresClusterTest, AClusterWhoseUserCannotReachTmpdirStartsAndItsSegmentGoesWithIt) {
   if (!as_root()) GTEST_SKIP() << "only as root does the server run as another user (nobody)";
   std::string dir;
