@@ -86,6 +86,11 @@ void write_json(const std::string& path, const std::vector<real::FaultRun>& runs
 void run(RealChaosArgs& args) {
   if (args.list) return list_fault_scenarios();
   const std::vector<std::string> names = chosen(args.scenario);
+  for (const std::string& n : names) {  // every scenario's options checked before any runs
+    if (const std::string why = real::why_not_runnable(n, args.options); !why.empty()) {
+      throw Error(why);
+    }
+  }
   if (!args.out.empty()) plumbing::OutputFile(args.out).abandon();  // fails now, not later
   const plumbing::InterruptGuard guard;
   args.options.progress = args.quiet ? nullptr : stderr;
@@ -129,8 +134,10 @@ void add_real_chaos_command(CLI::App& app) {
                   "auto-increment-kill9: innodb_autoinc_lock_mode values to try")
       ->delimiter(',')
       ->check(CLI::Range(0, 2));
-  cmd->add_option("--synchronous-commit", args->options.synchronous_commit,
-                  "postgres-kill9: PostgreSQL synchronous_commit values to try (on, off)")
+  cmd->add_option(
+         "--synchronous-commit", args->options.synchronous_commit,
+         "postgres-kill9, postgres-standby-promotion: PostgreSQL synchronous_commit values "
+         "to try (on, off)")
       ->delimiter(',')
       ->check(CLI::IsMember({"on", "off"}));
   const std::map<std::string, real::RedisPersistence> persistence = {
@@ -138,8 +145,9 @@ void add_real_chaos_command(CLI::App& app) {
       {"everysec", real::RedisPersistence::aof_everysec},
       {"rdb", real::RedisPersistence::rdb}};
   cmd->add_option("--redis-persistence", args->options.redis_persistence,
-                  "redis-kill9: Redis persistence to try: always (appendonly, appendfsync "
-                  "always), everysec, rdb (RDB snapshots only)")
+                  "redis-kill9, redis-replica-promotion: Redis persistence to try: always "
+                  "(appendonly, appendfsync always), everysec, rdb (RDB snapshots only); "
+                  "redis-kill9-disk-busy runs the first two")
       ->delimiter(',')
       ->transform(CLI::CheckedTransformer(persistence));
   cmd->add_option(

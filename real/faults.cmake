@@ -13,7 +13,7 @@ target_link_libraries(idbench-real-client PRIVATE idbench_real_client_node idben
 
 add_library(idbench_real_faults STATIC
   faults.cpp faults_analysis.cpp faults_clients.cpp faults_judge.cpp faults_json.cpp
-  faults_text.cpp server_clock_attach.cpp server_clock_nemesis.cpp server_nemesis.cpp
+  faults_text.cpp fsync_stall_nemesis.cpp link_partition.cpp server_clock_attach.cpp server_clock_nemesis.cpp server_nemesis.cpp
   snapshot_nemesis.cpp)
 target_include_directories(idbench_real_faults PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(idbench_real_faults
@@ -56,6 +56,12 @@ real_server_test(snapshot_nemesis_test snapshot_nemesis_test.cpp)
 # The server clock nemesis on one real mariadbd under libfaketime: a step moves its SYSDATE();
 # a planted step that only records is caught.
 real_server_test(server_clock_nemesis_test server_clock_nemesis_test.cpp)
+# The fsync stall on one real redis-server (everysec): a held fsync thread makes it postpone
+# its writes, a release ends that, a freeze hands the server to a kill -9.
+real_server_test(fsync_stall_nemesis_test fsync_stall_nemesis_test.cpp)
+# The replication link's relay and its partition, on plain loopback sockets: bytes sent after
+# the partition never arrive; the control without it sees them arrive.
+idbench_test(link_partition_test SOURCES link_partition_test.cpp LIBS idbench_real_faults)
 add_test(NAME faults_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/faults_cli_test.sh
                                  $<TARGET_FILE:idbench>)
 set_tests_properties(faults_cli PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 180

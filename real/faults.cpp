@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 #include "external/program.hpp"
@@ -23,6 +25,8 @@
 #include "plumbing/raw_time.hpp"
 #include "real/faults_clients.hpp"
 #include "real/faults_judge.hpp"
+#include "real/fsync_stall_nemesis.hpp"
+#include "real/link_partition.hpp"
 #include "real/postgres_server.hpp"
 #include "real/redis_server.hpp"
 #include "real/server_clock_attach.hpp"
@@ -476,6 +480,107 @@ FaultRun redis_kill9(const FaultOptions& o) {
   return kill9_each("redis-kill9", systems_for("redis-kill9", {"redis-incr"}, o), settings, o);
 }
 
+// A value of Redis's INFO section `section` ("aof_buffer_length"), as text; empty when absent.
+std::string redis_info(Server& redis, const std::string& section, const std::string& key) {
+  std::istringstream info(redis.query("INFO " + section));
+  for (std::string line; std::getline(info, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.starts_with(key + ":")) return line.substr(key.size() + 1);
+  }
+  return "";
+}
+
+// One INCR as Redis's AOF holds it: "*2\r\n$4\r\nINCR\r\n$3\r\nids\r\n".
+constexpr std::uint64_t kAofIncrBytes = 23;
+
+// Waits (at most 3 s × the time scale, and 1 s more) until Redis has handed its held fsync
+// thread a job it cannot finish (aof_pending_bio_fsync:1): from then on, under everysec, it
+// postpones writing its AOF buffer. False when it never did.
+bool await_pending_fsync(Server& redis, double time_scale) {
+  const std::int64_t until =
+      plumbing::monotonic_ns() + seconds_ns(3 * std::max(time_scale, 1.0) + 1);
+  while (redis_info(redis, "persistence", "aof_pending_bio_fsync") != "1") {
+    if (plumbing::monotonic_ns() > until) return false;
+    plumbing::throw_if_interrupted();
+    ::usleep(20'000);
+  }
+  return true;
+}
+
+// kill -9 of redis-server while its background AOF fsync is stalled (a busy disk): its
+// bio_aof_fsync thread held, the clients served on for a second (everysec: from when Redis
+// first postponed a write), then the kill and the restart through the append-only file. What
+// Redis acknowledged but had not written (INFO's aof_buffer_length, read just before the kill)
+// is what a restart hands out again.
+FaultPart kill9_stalled_on(const RealSystem& sys, const FaultOptions& o, RedisPersistence p) {
+  Stage st("redis-kill9-disk-busy", o);
+  ServerSettings base;
+  base.redis.persistence = p;
+  UnderLoad u(st, sys, base, o);
+  u.part.label = durability_label(ServerKind::redis, base) + ", AOF fsync stalled";
+  FaultRecords& r = u.part.records;
+  st.say(u.part.settings);
+  st.hold(1.5, "serving", {u.pool.get()});
+  st.await_issuing(*u.pool, {}, "before the stall");
+  FsyncStallNemesis stall(u.server(0), "bio_aof_fsync");
+  st.play(stall,
+          {.op = "stall",
+           .what = "redis-server's background AOF fsync stalled (its bio_aof_fsync thread held): "
+                   "a disk that does not answer"},
+          {&r});
+  const bool postponed =
+      p != RedisPersistence::aof_everysec || await_pending_fsync(u.server(0), o.time_scale);
+  if (postponed && p == RedisPersistence::aof_everysec) {
+    st.event({&r}, "Redis has an fsync pending that cannot finish (aof_pending_bio_fsync:1)");
+  }
+  st.hold(1.0, "serving with the fsync stalled", {u.pool.get()});
+  const std::string pending = redis_info(u.server(0), "persistence", "aof_pending_bio_fsync");
+  const std::string buffered = redis_info(u.server(0), "persistence", "aof_buffer_length");
+  st.play(stall,
+          {.op = "freeze",
+           .kind = "harness",
+           .what = "redis-server stopped (SIGSTOP) for the kill, its fsync thread let go"},
+          {&r});
+  const Crash c = crash_and_restart(st, u, u.server(0), process_of(sys), 0);
+  const std::vector<std::uint64_t> at_back = u.pool->ids_per_client();
+  st.hold(2.0, "serving after recovery", {u.pool.get()});
+  st.await_issuing(*u.pool, at_back, "after recovery");
+  FaultPart& part = u.collect(st);
+  part.verdict = judge_kill9(part, c.killed_ns, c.back_ns);
+  const std::uint64_t bytes = buffered.empty() ? 0 : std::stoull(buffered);
+  part.verdict.findings.push_back(fmt::format(
+      "just before the kill Redis held {} bytes it had acknowledged and not written to its "
+      "append-only file (INFO persistence: aof_buffer_length, aof_pending_bio_fsync:{}): about "
+      "{} INCRs of {} bytes, the values a restart hands out again",
+      bytes, pending, bytes / kAofIncrBytes, kAofIncrBytes));
+  if (!postponed) {
+    part.verdict = {fault::Outcome::fault_not_applied,
+                    "Redis never had an fsync pending while its fsync thread was held "
+                    "(aof_pending_bio_fsync stayed 0): the stall did not reach its writes",
+                    part.verdict.findings};
+  }
+  add_gap_finding(part);
+  return std::move(part);
+}
+
+// Redis's append-only settings, each killed with -9 while its fsync is stalled.
+FaultRun redis_kill9_disk_busy(const FaultOptions& o) {
+  const char* scenario = "redis-kill9-disk-busy";
+  FaultRun r{scenario, "", {}, {}};
+  for (const RealSystem* s : systems_for(scenario, {"redis-incr"}, o)) {
+    for (const RedisPersistence p : o.redis_persistence) {
+      if (p == RedisPersistence::rdb) continue;  // no append-only file to stall
+      ServerSettings shown;
+      shown.redis.persistence = p;
+      const std::string label = durability_label(ServerKind::redis, shown) + ", AOF fsync stalled";
+      add_parts(r, play_unstarved([&] { return one_part(kill9_stalled_on(*s, o, p)); },
+                                  one_part(shape_of(*s, label)), kStarvedRetries,
+                                  progress_of(scenario, o)));
+    }
+  }
+  return r;
+}
+
 // How the UUID servers start on the faked clock: under it from their first instruction
 // (libfaketime's preload, or the ptrace injector's launch form), or on true time, the ptrace
 // injector attached later to the running servers.
@@ -692,30 +797,88 @@ FaultRun uuid_short_restart_behind(const FaultOptions& o) {
                    uuid_short_restart_behind_parts);
 }
 
-// Waits (at most 30 s) until the replica's link to its master is up: its first sync done.
-void await_replica_link(Server& replica) {
+// Waits (at most 30 s) until the Redis replica's link to its master is `state` ("up": its
+// first sync done; "down": it has read all its link held and seen it end).
+void await_replica_link(Server& replica, std::string_view state) {
   const std::int64_t deadline = plumbing::monotonic_ns() + 30'000'000'000;
-  while (replica.query("INFO replication").find("master_link_status:up") == std::string::npos) {
+  const std::string want = fmt::format("master_link_status:{}", state);
+  while (replica.query("INFO replication").find(want) == std::string::npos) {
     if (plumbing::monotonic_ns() > deadline) {
-      throw Error("the Redis replica did not sync with its master within 30 s");
+      throw Error(
+          fmt::format("the Redis replica's link to its master was not {} within 30 s", state));
     }
     plumbing::throw_if_interrupted();
-    ::usleep(50'000);
+    ::usleep(20'000);
   }
 }
 
-// Redis's asynchronous replica: a second redis-server replicating the master over a loopback
-// port chosen free now; the clients know both sockets (master first) and hand over to the
-// replica once it answers writes.
+// The largest value handed out before `before_ns` (true ns); 0 when none.
+std::uint64_t last_value_before(const FaultRecords& r, std::int64_t before_ns) {
+  std::uint64_t last = 0;
+  for (const IssuedId& s : r.ids) {
+    if (s.true_ns < before_ns) last = std::max(last, s.id.lo);
+  }
+  return last;
+}
+
+// A promotion's verdict (judge_kill9's, from the kill to the promotion) and what it re-issues,
+// from the servers' own state rather than from the IDs: the master handed out up to the largest
+// ID its clients received before the link was dropped (after its kill: a reply read late was
+// still the master's, and the replica serves only later); the promoted replica held
+// `promoted_at` (read from it before it took writes), so it hands out master_last − promoted_at
+// of those values again, as far as its clients ask for them. A replica that held all the master
+// handed out was never cut off: the partition did not reach it, and the part proves nothing.
+fault::Verdict judge_promotion(const FaultPart& p, std::string_view who, std::uint64_t promoted_at,
+                               std::int64_t cut_ns, std::int64_t killed_ns, std::int64_t dropped_ns,
+                               std::int64_t promoted_ns) {
+  fault::Verdict v = judge_kill9(p, killed_ns, promoted_ns);
+  const std::uint64_t master_last = last_value_before(p.records, dropped_ns);
+  const std::uint64_t behind = master_last > promoted_at ? master_last - promoted_at : 0;
+  std::uint64_t after = 0;
+  for (const IssuedId& s : p.records.ids) after += s.true_ns >= promoted_ns ? 1 : 0;
+  const std::string_view replica = who.substr(0, who.find(' '));
+  v.findings.push_back(fmt::format(
+      "when promoted the {} held {}; the master had handed out up to {} before its kill, "
+      "{:.0f} ms after the link was cut: {} values the {} never received, so min({}, {} IDs "
+      "issued after the promotion) = {} expected twice",
+      who, promoted_at, master_last, static_cast<double>(killed_ns - cut_ns) / 1e6, behind, replica,
+      behind, after, std::min(behind, after)));
+  if (behind == 0 && master_last > 0) {
+    v = {fault::Outcome::fault_not_applied,
+         fmt::format("the {} held all the master handed out ({}): the cut link held nothing back",
+                     replica, master_last),
+         v.findings};
+  }
+  return v;
+}
+
+// The replication link of a promotion scenario cut (its relay stopped) and the master left
+// serving for a second, as when a network drops an asynchronous replica's traffic.
+std::int64_t cut_link(Stage& st, LinkPartitionNemesis& link, FaultRecords& r,
+                      const ClientPool& pool) {
+  const std::int64_t at = st.play(
+      link,
+      {.op = "partition",
+       .what = "the replication link cut (its relay stopped): the replica receives nothing more"},
+      {&r});
+  st.hold(1.0, "the master serving, its replica cut off", {&pool});
+  return at;
+}
+
+// Redis's asynchronous replica: a second redis-server replicating the master (on a loopback
+// port chosen free now) through a relay; the clients know both sockets (master first) and hand
+// over to the replica once it answers writes. The link is cut, the master killed a second
+// later, the replica promoted.
 FaultPart redis_promotion_on(const RealSystem& sys, const FaultOptions& o, RedisPersistence p) {
   Stage st("redis-replica-promotion", o);
   ServerSettings base;
   base.redis.persistence = p;
   base.redis.port = plumbing::free_loopback_ports(1, "the Redis master").front();
   RunningSystem master(sys, base);
+  LinkRelay relay = LinkRelay::tcp(base.redis.port);
   ServerSettings replica_settings;
   replica_settings.redis.persistence = p;
-  replica_settings.redis.replica_of_port = base.redis.port;
+  replica_settings.redis.replica_of_port = relay.port();
   RedisServer replica(replica_settings.redis);
   FaultPart part = part_of(sys, master);
   part.label = "async replica promoted, " + durability_label(ServerKind::redis, base);
@@ -727,14 +890,20 @@ FaultPart redis_promotion_on(const RealSystem& sys, const FaultOptions& o, Redis
       e += "," + replica.socket();
     }
   }
-  await_replica_link(replica);
+  await_replica_link(replica, "up");
   ClientPool pool(spec, o.clients, one_server);
-  st.say(part.settings + "; replica: " + replica.describe());
+  st.say(part.settings + "; replica: " + replica.describe() + ", linked through " +
+         relay.describe());
   st.hold(1.5, "serving from the master", {&pool});
-  st.await_issuing(pool, {}, "before the crash");
+  st.await_issuing(pool, {}, "before the partition");
+  LinkPartitionNemesis link(relay);
+  const std::int64_t cut_ns = cut_link(st, link, r, pool);
   ServerCrashNemesis crash(*master.servers().at(0));
   const std::int64_t killed_ns =
       st.play(crash, {.op = "kill", .what = "kill -9 of the master redis-server"}, {&r});
+  const std::int64_t dropped_ns = st.play(
+      link, {.op = "drop", .kind = "harness", .what = "the relay ended: the link is down"}, {&r});
+  await_replica_link(replica, "down");
   const std::string replicated = replica.query("GET ids");  // read-only until promoted
   replica.query("REPLICAOF NO ONE");
   const std::int64_t promoted_ns =
@@ -747,15 +916,9 @@ FaultPart redis_promotion_on(const RealSystem& sys, const FaultOptions& o, Redis
   st.end(r);
   finish(part);
   say_adapter_stderr(st, part);
-  part.verdict = judge_kill9(part, killed_ns, promoted_ns);
-  std::uint64_t master_last = 0;
-  for (const IssuedId& s : r.ids) {
-    if (s.true_ns < killed_ns) master_last = std::max(master_last, s.id.lo);
-  }
-  part.verdict.findings.push_back(fmt::format(
-      "when promoted the replica held ids = {}; the master had handed out up to {} before the "
-      "kill: the asynchronous replication's lag",
-      replicated.empty() ? "(none)" : replicated, master_last));
+  part.verdict =
+      judge_promotion(part, "replica (GET ids)", replicated.empty() ? 0 : std::stoull(replicated),
+                      cut_ns, killed_ns, dropped_ns, promoted_ns);
   return part;
 }
 
@@ -776,10 +939,40 @@ FaultRun redis_replica_promotion(const FaultOptions& o) {
   return r;
 }
 
+// The port of the PostgreSQL socket in `dir` (its .s.PGSQL.<port>); throws Error when none.
+int postgres_socket_port(const std::string& dir) {
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.starts_with(".s.PGSQL.") && !name.ends_with(".lock")) return std::stoi(name.substr(9));
+  }
+  throw Error(fmt::format("no PostgreSQL socket in {}", dir));
+}
+
+// Waits (at most 30 s) until the standby, its link down, has replayed all it will: its replay
+// position unchanged over 300 ms. (Its received position may end inside a record it never
+// replays, so the two are not compared.) What it holds then is what it is promoted with.
+void await_standby_settled(Server& standby) {
+  const std::int64_t deadline = plumbing::monotonic_ns() + 30'000'000'000;
+  std::string last = standby.query("SELECT pg_last_wal_replay_lsn()");
+  for (int same = 0; same < 3;) {
+    if (plumbing::monotonic_ns() > deadline) {
+      throw Error("the standby's replay did not settle within 30 s of its link going down");
+    }
+    plumbing::throw_if_interrupted();
+    ::usleep(100'000);
+    const std::string now = standby.query("SELECT pg_last_wal_replay_lsn()");
+    same = now == last ? same + 1 : 0;
+    last = now;
+  }
+}
+
+// The sequence postgres-sequence hands out from (the adapter's `sequence --cache 1`).
+constexpr const char* kPostgresSequence = "ids_cache1";
+
 // PostgreSQL's asynchronous streaming standby (a second postmaster made by pg_basebackup -R,
-// replicating over the primary's unix socket): the primary killed with -9, the standby
-// promoted (pg_promote()), the clients (libpq given both, target_session_attrs=read-write)
-// moving to it.
+// replicating through a relay of the primary's unix socket): the link cut, the primary killed
+// with -9 a second later, the standby promoted (pg_promote()), the clients (libpq given both,
+// target_session_attrs=read-write) moving to it.
 FaultPart postgres_promotion_on(const RealSystem& sys, const FaultOptions& o,
                                 const std::string& sync) {
   Stage st("postgres-standby-promotion", o);
@@ -796,8 +989,11 @@ FaultPart postgres_promotion_on(const RealSystem& sys, const FaultOptions& o,
     std::vector<Id> ids;
     warm.request(1, ids);
   }
+  const std::string primary_dir = primary.servers().at(0)->socket();
+  LinkRelay relay = LinkRelay::postgres(primary_dir, postgres_socket_port(primary_dir),
+                                        plumbing::unprivileged_user_if_root());
   PostgresSettings standby_settings = base.postgres;
-  standby_settings.standby_of = primary.servers().at(0)->socket();
+  standby_settings.standby_of = relay.dir();
   PostgresServer standby(standby_settings);
   external::ExecSpec spec = primary.exec_spec();
   for (std::string& e : spec.env) {
@@ -806,13 +1002,21 @@ FaultPart postgres_promotion_on(const RealSystem& sys, const FaultOptions& o,
     }
   }
   ClientPool pool(spec, o.clients, one_server);
-  st.say(part.settings + "; standby: " + standby.describe());
+  st.say(part.settings + "; standby: " + standby.describe() + ", linked through " +
+         relay.describe());
   st.hold(1.5, "serving from the primary", {&pool});
-  st.await_issuing(pool, {}, "before the crash");
+  st.await_issuing(pool, {}, "before the partition");
+  LinkPartitionNemesis link(relay);
+  const std::int64_t cut_ns = cut_link(st, link, r, pool);
   ServerCrashNemesis crash(*primary.servers().at(0));
   const std::int64_t killed_ns =
       st.play(crash, {.op = "kill", .what = "kill -9 of the primary postgres"}, {&r});
+  const std::int64_t dropped_ns = st.play(
+      link, {.op = "drop", .kind = "harness", .what = "the relay ended: the link is down"}, {&r});
+  await_standby_settled(standby);
   const std::string replayed = standby.query("SELECT pg_last_wal_replay_lsn()");
+  const std::string held =
+      standby.query(fmt::format("SELECT last_value FROM {}", kPostgresSequence));
   standby.query("SELECT pg_promote()");
   const std::int64_t promoted_ns =
       st.event({&r}, "the standby promoted (pg_promote()): it takes writes");
@@ -824,7 +1028,9 @@ FaultPart postgres_promotion_on(const RealSystem& sys, const FaultOptions& o,
   st.end(r);
   finish(part);
   say_adapter_stderr(st, part);
-  part.verdict = judge_kill9(part, killed_ns, promoted_ns);
+  part.verdict = judge_promotion(
+      part, fmt::format("standby ({}.last_value, logged up to 32 values ahead)", kPostgresSequence),
+      std::stoull(held), cut_ns, killed_ns, dropped_ns, promoted_ns);
   part.verdict.findings.push_back(
       fmt::format("the standby had replayed the primary's WAL up to {} when promoted", replayed));
   add_gap_finding(part);
@@ -996,13 +1202,20 @@ const std::vector<Entry>& entries() {
         "kill -9 of redis-server under INCR load and its restart, per persistence (appendfsync "
         "always, everysec, RDB only): values handed out twice?"},
        redis_kill9},
+      {{"redis-kill9-disk-busy",
+        "kill -9 of redis-server while its background AOF fsync is stalled, as on a busy disk, "
+        "per appendfsync (always, everysec): acknowledged writes still in its AOF buffer are "
+        "lost, and their values handed out again"},
+       redis_kill9_disk_busy},
       {{"postgres-standby-promotion",
-        "the PostgreSQL primary killed with -9 and its asynchronous streaming standby promoted: "
-        "does the promoted standby's sequence hand out values again?"},
+        "the link to PostgreSQL's asynchronous streaming standby cut, the primary killed with -9 "
+        "a second later and the standby promoted: its sequence hands out again what it never "
+        "received"},
        postgres_standby_promotion},
       {{"redis-replica-promotion",
-        "the Redis master killed with -9 and its asynchronous replica promoted (REPLICAOF NO "
-        "ONE): INCR values the replica had not received are handed out again"},
+        "the link to Redis's asynchronous replica cut, the master killed with -9 a second later "
+        "and the replica promoted (REPLICAOF NO ONE): INCR values it never received are handed "
+        "out again"},
        redis_replica_promotion},
       {{"uuid-clock-back",
         "mariadbd's wall clock stepped back 5 s while it serves UUID() and UUID_SHORT(): "
@@ -1068,9 +1281,19 @@ const std::vector<FaultScenario>& fault_scenarios() {
   return s;
 }
 
+std::string why_not_runnable(std::string_view name, const FaultOptions& options) {
+  const auto rdb = [](RedisPersistence p) { return p == RedisPersistence::rdb; };
+  if (name == "redis-kill9-disk-busy" && std::ranges::all_of(options.redis_persistence, rdb)) {
+    return "redis-kill9-disk-busy stalls the append-only file's fsync: --redis-persistence "
+           "names neither always nor everysec";
+  }
+  return "";
+}
+
 FaultRun run_fault_scenario(std::string_view name, const FaultOptions& options) {
   for (const Entry& e : entries()) {
     if (e.about.name != name) continue;
+    if (const std::string why = why_not_runnable(name, options); !why.empty()) throw Error(why);
     FaultRun r = e.run(options);
     r.description = e.about.summary;
     r.verdict = overall_verdict(r);

@@ -18,6 +18,13 @@
 //   auto-increment-kill9      kill -9 and restart of mariadbd under AUTO_INCREMENT load, per
 //                             innodb_flush_log_at_trx_commit × innodb_autoinc_lock_mode: is a
 //                             value handed out twice?
+//   postgres-kill9, postgres-restore, postgres-clock-back, redis-kill9: the same faults on
+//                             PostgreSQL's schemes and Redis INCR;
+//   redis-kill9-disk-busy     kill -9 of redis-server while its background AOF fsync is held
+//                             (FsyncStallNemesis, fsync_stall_nemesis.hpp), as on a busy disk;
+//   postgres-standby-promotion, redis-replica-promotion
+//                             the replication link cut (LinkPartitionNemesis,
+//                             link_partition.hpp), the master killed, the replica promoted;
 //   uuid-clock-back           mariadbd's wall clock stepped back while it serves UUID() and
 //                             UUID_SHORT(): under libfaketime (the server started under it), or,
 //                             with --clock-injector ptrace, the RUNNING server attached by
@@ -29,10 +36,11 @@
 // the part's fault::Timeline and recorded there once: a server's kill -9 and its restart
 // through crash recovery (ServerCrashNemesis, server_nemesis.hpp), a data directory's snapshot
 // and its restore (SnapshotNemesis, snapshot_nemesis.hpp), the servers' faked wall clock
-// stepped (ServerClockNemesis, server_clock_nemesis.hpp). What the harness does or sees around
-// a fault (a server that answers again; servers stopped to be restarted behind) is recorded
-// beside the steps with kind "harness". A part's events (FaultRecords::events) are both, in
-// order: the lines and instants the report draws.
+// stepped (ServerClockNemesis, server_clock_nemesis.hpp), a server's background fsync held
+// (FsyncStallNemesis) and a replication link cut (LinkPartitionNemesis). What the harness does
+// or sees around a fault (a server that answers again; servers stopped to be restarted behind)
+// is recorded beside the steps with kind "harness". A part's events (FaultRecords::events) are
+// both, in order: the lines and instants the report draws.
 //
 // Time: every ID carries the true CLOCK_REALTIME and CLOCK_MONOTONIC instants of its reply,
 // read by raw system calls (plumbing/raw_time.hpp) in the client process right after the
@@ -123,7 +131,7 @@ struct FaultRecords {
   int servers = 1;
   std::vector<IssuedId> ids;  // every ID, in no particular order
   std::vector<FailedRequest> failures;
-  std::uint64_t requests = 0;  // attempted, successful or not
+  std::uint64_t requests = 0;              // attempted, successful or not
   std::vector<fault::FaultRecord> events;  // what the scenario played, when (its timeline's)
   std::vector<ClockProbe> probes;
   // What the adapters wrote on stderr: their summary counters (retries, deadlocks, failovers;
@@ -132,10 +140,10 @@ struct FaultRecords {
 };
 
 struct TimelineBucket {
-  double t_ms = 0;                       // bucket start, true ms since the run started
-  std::vector<std::uint64_t> ids;        // per server
+  double t_ms = 0;                 // bucket start, true ms since the run started
+  std::vector<std::uint64_t> ids;  // per server
   std::uint64_t failures = 0;
-  std::optional<double> skew_min_ms;     // embedded time − true time (IDs carrying time)
+  std::optional<double> skew_min_ms;  // embedded time − true time (IDs carrying time)
   std::optional<double> skew_max_ms;
 };
 
@@ -144,9 +152,9 @@ struct FaultFigures {
   std::uint64_t requests = 0;
   std::uint64_t ids = 0;
   std::uint64_t failures = 0;
-  double availability = 1.0;  // ids / requests
-  double longest_gap_ms = 0;  // longest time no client received an ID (monotonic)
-  std::uint64_t duplicates = 0;         // extra copies, by the shared checker (check/)
+  double availability = 1.0;     // ids / requests
+  double longest_gap_ms = 0;     // longest time no client received an ID (monotonic)
+  std::uint64_t duplicates = 0;  // extra copies, by the shared checker (check/)
   std::uint64_t duplicated_values = 0;
   std::vector<std::string> duplicate_examples;  // "<id> x2 at 1200.3 ms and 4410.0 ms"
   // Per client, an ID below the one the same client received before it (UUID v1: by its
@@ -209,13 +217,14 @@ struct FaultOptions {
   // innodb_autoinc_lock_mode values (1 is MariaDB 10.11's default, 2 interleaved).
   std::vector<int> flush_values = {1, 2, 0};
   std::vector<int> lock_modes = {1, 2};
-  // postgres-kill9: PostgreSQL's synchronous_commit values to try.
+  // postgres-kill9, postgres-standby-promotion: PostgreSQL's synchronous_commit values to try.
   std::vector<std::string> synchronous_commit = {"on", "off"};
   // postgres-clock-back: the steps back (s) of the server's wall clock, and the client counts
   // that set the two rates.
   std::vector<double> clock_steps_s = {1, 5};  // --steps 1,5,60 adds a minute-long step
   std::vector<unsigned> rate_clients = {1, 4};
-  // redis-kill9: Redis's persistence settings to try.
+  // redis-kill9, redis-replica-promotion: Redis's persistence settings to try (the append-only
+  // ones for redis-kill9-disk-busy).
   std::vector<RedisPersistence> redis_persistence = {
       RedisPersistence::aof_always, RedisPersistence::aof_everysec, RedisPersistence::rdb};
   // Evidence on both sides of a fault: before it, and after the recovery, every client must
@@ -255,8 +264,13 @@ std::vector<FaultPart> play_unstarved(const std::function<std::vector<FaultPart>
                                       std::vector<FaultPart> starved, int retries,
                                       const fault::Timeline& progress);
 
-// Runs one scenario. Throws Error for an unknown name (exit 2), Error with kExitMissingTool
-// semantics from MariadbServer when MariaDB is missing, plumbing::Interrupted on a signal.
+// Why `options` cannot run scenario `name` (one line, as an error says it); empty when they
+// can: redis-kill9-disk-busy with no append-only --redis-persistence.
+std::string why_not_runnable(std::string_view name, const FaultOptions& options);
+
+// Runs one scenario. Throws Error for an unknown name or one why_not_runnable() refuses (exit 2),
+// Error with kExitMissingTool semantics from MariadbServer when MariaDB is missing,
+// plumbing::Interrupted on a signal.
 FaultRun run_fault_scenario(std::string_view name, const FaultOptions& options);
 
 // Reporting, no measuring.

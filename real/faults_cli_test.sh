@@ -29,6 +29,13 @@ grep -q "^idbench: unknown fault scenario 'no-such-scenario' (scenarios: " "$wor
   fail "a list with an unknown scenario: $(cat "$work/err")"
 [ ! -e "$work/list.json" ] || fail "a rejected list wrote its --out"
 
+# Options a chosen scenario cannot run with: the same one line and exit 2, before anything runs.
+"$idbench" real-chaos --scenario redis-kill9,redis-kill9-disk-busy --redis-persistence rdb \
+  --out "$work/rdb.json" >"$work/out" 2>"$work/err"
+status=$?
+[ $status -eq 2 ] || fail "redis-kill9-disk-busy with RDB only exited $status, not 2"
+[ "$(wc -l <"$work/err")" -eq 1 ] || { fail "redis-kill9-disk-busy with RDB only: not one line"; cat "$work/err"; }
+[ ! -e "$work/rdb.json" ] || fail "a refused option wrote its --out"
 "$idbench" real-chaos --scenario ticket-restore --out "$work/no/such/dir/f.json" >"$work/out" 2>"$work/err"
 status=$?
 [ $status -eq 2 ] || fail "an unwritable --out exited $status, not 2"

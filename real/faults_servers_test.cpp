@@ -6,11 +6,16 @@
 //     IDs on both sides of the crash;
 //   * postgres-kill9 on a CACHE 1 sequence with synchronous_commit on: kept, with IDs on both
 //     sides, and the values recovery skipped counted;
-//   * redis-replica-promotion: the master killed, its replica (synced over a loopback port)
-//     promoted, the clients handed over to it: IDs on both sides, and the replica's lag stated;
-//   * postgres-standby-promotion: the primary killed, its streaming standby (made by
-//     pg_basebackup -R over the primary's socket) promoted, the clients moved to it: IDs on both
-//     sides, no failed request, the standby's replayed WAL stated;
+//   * redis-kill9-disk-busy: under appendfsync everysec, a kill -9 while the AOF fsync stalls
+//     loses what Redis acknowledged and had not written: DUPLICATES, as many as its AOF buffer
+//     held INCRs (INFO persistence, read before the kill); under always the verdict is kept;
+//   * redis-replica-promotion: the replication link cut, the master killed, its replica
+//     promoted, the clients handed over to it: DUPLICATES, as many as the values the master
+//     handed out beyond what the replica held (GET ids on it before the promotion);
+//   * postgres-standby-promotion: the link cut, the primary killed, its streaming standby (made
+//     by pg_basebackup -R through the relay) promoted, the clients moved to it: DUPLICATES, as
+//     many as the primary handed out beyond the standby's sequence (its last_value), no failed
+//     request, the standby's replayed WAL stated;
 //   * postgres-restore: the planted defect is the restore itself — a sequence restored from a
 //     pg_basebackup taken while it served goes back, and its duplicates must be caught;
 //   * postgres-clock-back under libfaketime, 1 s back from 1 client: the fault reached the
@@ -20,6 +25,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "plumbing/child_process.hpp"
@@ -43,6 +50,31 @@ bool has_finding(const FaultPart& p, const std::string& text) {
   return false;
 }
 
+// The number after `before` in the first finding holding it; -1 when none does.
+long long number_after(const FaultPart& p, const std::string& before) {
+  for (const std::string& f : p.verdict.findings) {
+    const std::size_t at = f.find(before);
+    if (at != std::string::npos) return std::stoll(f.substr(at + before.size()));
+  }
+  return -1;
+}
+
+// A promotion's duplicates against what the servers' own state predicts (the finding's
+// "= N expected twice"): within 1 % (a reply read just after the kill may count either way).
+void expect_predicted_duplicates(const FaultRun& run, const FaultPart& p) {
+  EXPECT_EQ(p.verdict.outcome, fault::Outcome::duplicates) << to_text(run);
+  std::string text;
+  for (const std::string& f : p.verdict.findings) {
+    if (f.find(" expected twice") != std::string::npos) text = f;
+  }
+  ASSERT_FALSE(text.empty()) << to_text(run);
+  const long long predicted =
+      std::stoll(text.substr(text.rfind("= ") + 2, text.find(" expected twice")));
+  EXPECT_GT(predicted, 0) << to_text(run);
+  const auto measured = static_cast<long long>(p.figures.duplicates);
+  EXPECT_LE(std::llabs(measured - predicted), std::max(10LL, predicted / 100)) << to_text(run);
+}
+
 TEST(FaultsOnServers, RedisUnderRdbOnlyRepeatsValuesAfterAKill9AndAlwaysKeepsThem) {
   if (plumbing::find_program("redis-server").empty()) GTEST_SKIP() << "no redis-server";
   FaultOptions o = half_speed();
@@ -61,6 +93,27 @@ TEST(FaultsOnServers, RedisUnderRdbOnlyRepeatsValuesAfterAKill9AndAlwaysKeepsThe
   EXPECT_FALSE(run.verdict.passed());
 }
 
+TEST(FaultsOnServers, RedisLosesWhatItsAofBufferHeldWhenKilledDuringAnFsyncStall) {
+  if (plumbing::find_program("redis-server").empty()) GTEST_SKIP() << "no redis-server";
+  FaultOptions o = half_speed();
+  o.redis_persistence = {RedisPersistence::aof_everysec, RedisPersistence::aof_always};
+  const FaultRun run = run_fault_scenario("redis-kill9-disk-busy", o);
+  ASSERT_EQ(run.parts.size(), 2u) << to_text(run);
+  const FaultPart& everysec = run.parts[0];
+  EXPECT_EQ(everysec.label, "appendfsync=everysec, AOF fsync stalled");
+  EXPECT_EQ(everysec.verdict.outcome, fault::Outcome::duplicates) << to_text(run);
+  const long long buffered = number_after(everysec, "aof_pending_bio_fsync:1): about ");
+  EXPECT_GT(buffered, 0) << to_text(run);
+  // The buffer is read just before the kill: the few INCRs served after it add to it.
+  const auto measured = static_cast<long long>(everysec.figures.duplicates);
+  EXPECT_GE(measured, buffered) << to_text(run);
+  EXPECT_LE(measured, buffered + buffered / 10 + 200) << to_text(run);
+  const FaultPart& always = run.parts[1];
+  EXPECT_EQ(always.label, "appendfsync=always, AOF fsync stalled");
+  EXPECT_EQ(always.verdict.outcome, fault::Outcome::kept) << to_text(run);
+  EXPECT_EQ(always.figures.duplicates, 0u);
+}
+
 TEST(FaultsOnServers, APostgresSequenceSurvivesAKill9WithSynchronousCommitOn) {
   if (plumbing::postgres_bin_dir().empty()) GTEST_SKIP() << "PostgreSQL is not installed";
   FaultOptions o = half_speed();
@@ -76,7 +129,7 @@ TEST(FaultsOnServers, APostgresSequenceSurvivesAKill9WithSynchronousCommitOn) {
   EXPECT_NE(p.settings.find("synchronous_commit=on, fsync=on"), std::string::npos);
 }
 
-TEST(FaultsOnServers, ARedisReplicaPromotedAfterTheMasterIsKilledServesAndStatesItsLag) {
+TEST(FaultsOnServers, ARedisReplicaCutOffAndPromotedReissuesWhatItNeverReceived) {
   if (plumbing::find_program("redis-server").empty()) GTEST_SKIP() << "no redis-server";
   FaultOptions o = half_speed();
   o.redis_persistence = {RedisPersistence::rdb};
@@ -86,11 +139,12 @@ TEST(FaultsOnServers, ARedisReplicaPromotedAfterTheMasterIsKilledServesAndStates
   EXPECT_EQ(p.label, "async replica promoted, rdb");
   EXPECT_NE(p.verdict.outcome, fault::Outcome::no_evidence) << to_text(run);
   EXPECT_NE(p.verdict.outcome, fault::Outcome::machine_starved) << to_text(run);
-  EXPECT_TRUE(has_finding(p, "when promoted the replica held ids = ")) << to_text(run);
+  EXPECT_TRUE(has_finding(p, "when promoted the replica (GET ids) held ")) << to_text(run);
+  expect_predicted_duplicates(run, p);
   EXPECT_EQ(p.figures.failures, 0u) << to_text(run);  // the clients handed over to the replica
 }
 
-TEST(FaultsOnServers, APostgresStandbyPromotedAfterThePrimaryIsKilledServesTheClients) {
+TEST(FaultsOnServers, APostgresStandbyCutOffAndPromotedReissuesWhatItNeverReceived) {
   if (plumbing::postgres_bin_dir().empty()) GTEST_SKIP() << "PostgreSQL is not installed";
   FaultOptions o = half_speed();
   o.synchronous_commit = {"on"};
@@ -101,6 +155,7 @@ TEST(FaultsOnServers, APostgresStandbyPromotedAfterThePrimaryIsKilledServesTheCl
   EXPECT_NE(p.verdict.outcome, fault::Outcome::no_evidence) << to_text(run);
   EXPECT_NE(p.verdict.outcome, fault::Outcome::machine_starved) << to_text(run);
   EXPECT_TRUE(has_finding(p, "the standby had replayed the primary's WAL up to")) << to_text(run);
+  expect_predicted_duplicates(run, p);
   EXPECT_EQ(p.figures.failures, 0u) << to_text(run);
 }
 
