@@ -125,10 +125,14 @@ def scheme_faults(rf: RealFaults | None, systems: set[str]) -> SchemeFaults | No
         return None
     verdicts = {name: _fault_verdict(ps) for name, ps in by_fault.items()}
     short = " · ".join(f"{name}: {w}" for name, (w, _) in verdicts.items())
-    if len(short.split()) > MAX_FAULT_WORDS:  # the ones not passed, the others counted
-        passed = sum(1 for _, st in verdicts.values() if st == PASSED)
-        short = " · ".join([f"{n}: {w}" for n, (w, st) in verdicts.items() if st != PASSED]
-                           + ([f"{passed} more passed"] if passed else []))
+    passed = sum(1 for _, st in verdicts.values() if st == PASSED)
+    more = [f"{passed} more passed"] if passed else []
+    # Too long: the ones not passed, the others counted; then each without its settings (the
+    # note has them).
+    for cut in (lambda w: w, lambda w: w.split(" with ")[0]):
+        if len(short.split()) > MAX_FAULT_WORDS:
+            short = " · ".join([f"{n}: {cut(w)}" for n, (w, st) in verdicts.items()
+                                if st != PASSED] + more)
     worst = next((w for st in (FAILED, UNSURE, PASSED) for w, x in verdicts.values() if x == st))
     full = "; ".join(f"{name} {_verdict(p).get('verdict', '?')} ({p.get('system')}"
                      + (f" {p['label']}" if p.get("label") else "") + ")"

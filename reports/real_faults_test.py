@@ -272,6 +272,24 @@ class DecisionRowFaultsTest(unittest.TestCase):
         self.assertIn("fault-4 kept (postgres-sequence)",
                       decision.expanded(rows["SEQUENCE"][-1], notes))
 
+    def test_many_failed_faults_keep_each_faults_verdict_without_its_settings(self):
+        import decision
+        redis = "redis-incr"
+        doc = planted(
+            ("redis-kill9", [part(redis, "kept", True, "appendfsync=always"),
+                             part(redis, "DUPLICATES", False, "rdb")]),
+            ("redis-kill9-disk-busy", [part(redis, "kept", True, "appendfsync=always, stalled"),
+                                       part(redis, "DUPLICATES", False,
+                                            "appendfsync=everysec, stalled")]),
+            ("redis-replica-promotion", [part(redis, "DUPLICATES", False, "rdb")]))
+        rows, notes = decision_rows(doc)
+        text = clock_of(rows, "Redis INCR")
+        self.assertRegex(text, r"^no clock; redis-kill9: DUPLICATES · redis-kill9-disk-busy: "
+                               r"DUPLICATES · redis-replica-promotion: DUPLICATES \[")
+        self.assertLessEqual(len(text.split()), decision.MAX_WORDS)
+        self.assertIn("redis-kill9 DUPLICATES (redis-incr rdb)",
+                      decision.expanded(rows["Redis INCR"][-1], notes))
+
 
 if __name__ == "__main__":
     unittest.main()
