@@ -398,8 +398,21 @@ void add_gap_finding(FaultPart& p) {
                   v.back() - v.front() + 1 - v.size(), v.front(), v.back()));
 }
 
+// The kill -9 of server 0 and its restart through its recovery (its WAL, its append-only file,
+// its last RDB snapshot), `after_s` × the time scale of load after it, and the part collected
+// and judged.
+FaultPart& crash_and_collect(Stage& st, UnderLoad& u, const RealSystem& sys, double after_s) {
+  const Crash c = crash_and_restart(st, u, u.server(0), process_of(sys), 0);
+  const std::vector<std::uint64_t> at_back = u.pool->ids_per_client();
+  st.hold(after_s, "serving after recovery", {u.pool.get()});
+  st.await_issuing(*u.pool, at_back, "after recovery");
+  FaultPart& p = u.collect(st);
+  p.verdict = judge_kill9(p, c.killed_ns, c.back_ns);
+  return p;
+}
+
 // One kill -9 part: the server of `sys` started with `base`, serving, killed, restarted through
-// its recovery (its WAL, its append-only file, its last RDB snapshot), serving again.
+// its recovery, serving again.
 FaultPart kill9_once(std::string_view scenario, const RealSystem& sys, const FaultOptions& o,
                      const ServerSettings& base, std::string label) {
   Stage st(std::string(scenario), o);
@@ -408,12 +421,7 @@ FaultPart kill9_once(std::string_view scenario, const RealSystem& sys, const Fau
   st.say(u.part.settings);
   st.hold(1.5, "serving", {u.pool.get()});
   st.await_issuing(*u.pool, {}, "before the crash");
-  const Crash c = crash_and_restart(st, u, u.server(0), process_of(sys), 0);
-  const std::vector<std::uint64_t> at_back = u.pool->ids_per_client();
-  st.hold(1.5, "serving after recovery", {u.pool.get()});
-  st.await_issuing(*u.pool, at_back, "after recovery");
-  FaultPart& p = u.collect(st);
-  p.verdict = judge_kill9(p, c.killed_ns, c.back_ns);
+  FaultPart& p = crash_and_collect(st, u, sys, 1.5);
   if (p.id_time == IdTime::none && p.width == IdWidth::bits64) add_gap_finding(p);
   return std::move(p);
 }
@@ -541,12 +549,7 @@ FaultPart kill9_stalled_on(const RealSystem& sys, const FaultOptions& o, RedisPe
            .kind = "harness",
            .what = "redis-server stopped (SIGSTOP) for the kill, its fsync thread let go"},
           {&r});
-  const Crash c = crash_and_restart(st, u, u.server(0), process_of(sys), 0);
-  const std::vector<std::uint64_t> at_back = u.pool->ids_per_client();
-  st.hold(2.0, "serving after recovery", {u.pool.get()});
-  st.await_issuing(*u.pool, at_back, "after recovery");
-  FaultPart& part = u.collect(st);
-  part.verdict = judge_kill9(part, c.killed_ns, c.back_ns);
+  FaultPart& part = crash_and_collect(st, u, sys, 2.0);
   const std::uint64_t bytes = buffered.empty() ? 0 : std::stoull(buffered);
   part.verdict.findings.push_back(fmt::format(
       "just before the kill Redis held {} bytes it had acknowledged and not written to its "
