@@ -119,6 +119,14 @@ struct ClockProbe {
   std::int64_t server_pid = 0;  // the server's pid (its pid file) at the probe; 0: not known
 };
 
+// A probe of `server`'s own clock (Server::clock_unix_s) against true time, with its pid. The
+// server read its clock somewhere inside the probe's round trip; the probe takes the middle, so
+// a round trip over kProbeRoundTripNs (a busy server) is asked again, up to kProbeTries times,
+// and the narrowest kept.
+ClockProbe probe_clock(Server& server);
+inline constexpr std::int64_t kProbeRoundTripNs = 100'000'000;
+inline constexpr int kProbeTries = 5;
+
 // Everything one scenario measured. Pure data: analyse_faults() turns it into figures.
 struct FaultRecords {
   // ms from the part's start to true time `true_ns`, as reports and verdicts show times.

@@ -2,11 +2,14 @@
 // scenario must catch (a duplicate, a failed request, a fault that did not reach the server)
 // is planted here and seen to fail the verdict; no servers are started.
 #include "real/faults_judge.hpp"
-#include "real/faults.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+
+#include "plumbing/raw_time.hpp"
+#include "real/faults.hpp"
 
 namespace idbench::real {
 namespace {
@@ -69,15 +72,15 @@ TEST(FaultAnalysis, ARestoredCounterIssuesDuplicatesThatAreCaughtAndPlaced) {
 }
 
 TEST(FaultAnalysis, TheLongestGapAndTheServersDriftAreMeasured) {
-  FaultRecords r = counting(10, 2);       // 1..10 alternating servers, 1 ms apart
-  add_id(r, 11, 500);                     // server 0 alone for a while: 490 ms silence
+  FaultRecords r = counting(10, 2);  // 1..10 alternating servers, 1 ms apart
+  add_id(r, 11, 500);                // server 0 alone for a while: 490 ms silence
   add_id(r, 13, 501);
   add_id(r, 15, 502);
-  add_id(r, 12, 503, 1);                  // server 1 back, behind server 0
+  add_id(r, 12, 503, 1);  // server 1 back, behind server 0
   const FaultPart p = part(std::move(r));
   EXPECT_NEAR(p.figures.longest_gap_ms, 490, 1e-6);
-  EXPECT_EQ(p.figures.max_server_lag, 5u);  // server 0 at 15, server 1 still at 10
-  EXPECT_EQ(p.figures.regressions, 1u);     // 12 after 15
+  EXPECT_EQ(p.figures.max_server_lag, 5u);         // server 0 at 15, server 1 still at 10
+  EXPECT_EQ(p.figures.regressions, 1u);            // 12 after 15
   EXPECT_NEAR(p.figures.ksort_bound_ms, 2, 1e-6);  // 13 (501 ms) before 12 (503 ms)
 }
 
@@ -149,8 +152,7 @@ TEST(FaultJudge, AClockStepTheServerNeverSawIsFaultNotApplied) {
   EXPECT_EQ(fault::name_of(kept.outcome), "kept") << kept.evidence;
   EXPECT_TRUE(kept.passed());
   // IDs with no time in them: the evidence says only their uniqueness and order were judged.
-  EXPECT_NE(kept.evidence.find("the IDs carry no time that could show the step"),
-            std::string::npos)
+  EXPECT_NE(kept.evidence.find("the IDs carry no time that could show the step"), std::string::npos)
       << kept.evidence;
 }
 
@@ -239,6 +241,42 @@ TEST(FaultJson, APartCarriesItsSystemsSchemeAndServer) {
   EXPECT_EQ(parts[1].value("scheme", ""), "SEQUENCE");
   EXPECT_EQ(parts[1].value("lower_bound_variant", ""), "auto-increment");
   EXPECT_EQ(parts[1].value("server_kind", ""), "postgres");
+}
+
+// A server whose clock is 1 s behind true time and whose first answer takes 1.5 s, as a server
+// busy when the probe asks: a probe that took its interval's midpoint for the instant the
+// server read its clock put it at about −250 ms, and judged a 1 s step "fault not applied".
+class SlowFirstAnswer : public Server {
+ public:
+  ServerKind kind() const override { return ServerKind::postgres; }
+  const std::string& socket() const override { return socket_; }
+  std::string describe() override { return "slow first answer"; }
+  std::string query(const std::string&) override { return ""; }
+  double clock_unix_s() override {
+    if (calls_++ == 0) ::usleep(1'500'000);
+    return static_cast<double>(plumbing::true_ns()) / 1e9 - 1.0;
+  }
+  std::string log_tail(std::size_t) const override { return ""; }
+  bool running() const override { return true; }
+  int pid() const override { return 42; }
+  void start() override {}
+  void stop() override {}
+  void kill9() override {}
+  std::string snapshot() override { return ""; }
+  void restore(const std::string&) override {}
+  int calls() const { return calls_; }
+
+ private:
+  std::string socket_;
+  int calls_ = 0;
+};
+
+TEST(ClockProbe, AProbeTheServerAnsweredSlowlyIsTakenAgain) {
+  SlowFirstAnswer server;
+  const ClockProbe c = probe_clock(server);
+  EXPECT_NEAR(c.server_minus_true_ms, -1000, 50);
+  EXPECT_GE(server.calls(), 2);
+  EXPECT_EQ(c.server_pid, 42);
 }
 
 }  // namespace
