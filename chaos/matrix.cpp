@@ -12,6 +12,7 @@
 #include "chaos/matrix_progress.hpp"
 #include "chaos/process.hpp"
 #include "chaos/scenario.hpp"
+#include "fault/retry.hpp"
 #include "fault/verdict.hpp"
 #include "generators/errors.hpp"
 #include "generators/policy.hpp"
@@ -73,18 +74,19 @@ CellOutcome run_cell_of(const MatrixPlan& plan, const MatrixCell& c);
 // One cell, run and rendered, a program's named by its system and scheme; never throws but
 // Interrupted.
 CellOutcome run_cell(const MatrixPlan& plan, const MatrixCell& c) {
-  CellOutcome out = run_cell_of(plan, c);
   // A built-in variant's cell without evidence (a node that issued nothing before a fault, a
   // restart that came back after its clock had caught up) says the machine was slow, not what
   // the variant does: it runs once more, and the first try's line is kept beside the second.
-  const auto word = [](const CellOutcome& o) {
-    return o.json.contains("fault_verdict") ? o.json["fault_verdict"].value("verdict", "") : "";
+  const auto no_evidence = [&c](const CellOutcome& o) -> std::optional<std::string> {
+    if (c.program || !o.json.contains("fault_verdict")) return std::nullopt;
+    const nlohmann::json& v = o.json["fault_verdict"];
+    if (v.value("verdict", "") != fault::name_of(fault::Outcome::no_evidence)) return std::nullopt;
+    return v.value("evidence", "");
   };
-  if (!c.program && word(out) == fault::name_of(fault::Outcome::no_evidence)) {
-    const std::string first = out.json["fault_verdict"].value("evidence", "");
-    out = run_cell_of(plan, c);
-    out.json["retried_after"] = first;
-  }
+  fault::Retried<CellOutcome> tried =
+      fault::play_while_spoiled([&] { return run_cell_of(plan, c); }, no_evidence, 1);
+  CellOutcome out = std::move(tried.result);
+  if (!tried.set_aside.empty()) out.json["retried_after"] = tried.set_aside.front();
   if (c.program) {
     const MatrixProgram& p = plan.config.programs.at(*c.program);
     out.json["system"] = p.name;

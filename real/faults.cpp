@@ -12,11 +12,13 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
 #include "external/program.hpp"
 #include "fault/nemesis.hpp"
+#include "fault/retry.hpp"
 #include "fault/timeline.hpp"
 #include "generators/errors.hpp"
 #include "generators/layout.hpp"
@@ -1250,36 +1252,46 @@ ClockProbe probe_clock(Server& server) {
 std::vector<FaultPart> play_unstarved(const std::function<std::vector<FaultPart>()>& play,
                                       std::vector<FaultPart> starved, int retries,
                                       const fault::Timeline& progress) {
-  std::vector<std::string> why;
   std::string who = "the part";
   if (!starved.empty()) {
     const FaultPart& p = starved.front();
     who = p.label.empty() ? p.system : p.system + " " + p.label;
   }
-  for (int attempt = 0; attempt <= retries; ++attempt) {
+  struct Attempt {
+    std::vector<FaultPart> parts;
+    std::optional<std::string> starved;  // MachineStarved's line
+  };
+  const auto attempt = [&play]() -> Attempt {
     try {
-      std::vector<FaultPart> parts = play();
-      for (FaultPart& p : parts) {
-        if (!why.empty()) {
-          p.verdict.findings.push_back(
-              fmt::format("retried {} time{}: the machine starved the clients before ({})",
-                          why.size(), why.size() == 1 ? "" : "s", why.front()));
-        }
-      }
-      return parts;
+      return {play(), std::nullopt};
     } catch (const MachineStarved& e) {
-      why.push_back(e.what());
-      progress.say(fmt::format("{}: {} (attempt {} of {}){}", who, e.what(), attempt + 1,
-                               retries + 1, attempt < retries ? "; playing it again" : ""));
+      return {{}, e.what()};
     }
+  };
+  fault::Retried<Attempt> r = fault::play_while_spoiled(
+      attempt, [](const Attempt& a) { return a.starved; }, retries,
+      [&](const std::string& why, int n, bool last) {
+        progress.say(fmt::format("{}: {} (attempt {} of {}){}", who, why, n, retries + 1,
+                                 last ? "" : "; playing it again"));
+      });
+  const std::vector<std::string>& why = r.set_aside;
+  if (r.spoiled) {
+    for (FaultPart& p : starved) {
+      p.verdict = {fault::Outcome::machine_starved,
+                   fmt::format("all {} attempts starved, no verdict about the system: {}",
+                               why.size(), why.back()),
+                   why};
+    }
+    return starved;
   }
-  for (FaultPart& p : starved) {
-    p.verdict = {fault::Outcome::machine_starved,
-                 fmt::format("all {} attempts starved, no verdict about the system: {}", why.size(),
-                             why.back()),
-                 why};
+  std::vector<FaultPart> parts = std::move(r.result.parts);
+  for (FaultPart& p : parts) {
+    if (why.empty()) break;
+    p.verdict.findings.push_back(
+        fmt::format("retried {} time{}: the machine starved the clients before ({})", why.size(),
+                    why.size() == 1 ? "" : "s", why.front()));
   }
-  return starved;
+  return parts;
 }
 
 const std::vector<FaultScenario>& fault_scenarios() {
