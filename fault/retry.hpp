@@ -42,12 +42,11 @@ auto play_while_spoiled(Play play, Spoiled spoiled, int retries, OnSpoiled on_sp
     if (!why) return r;
     const bool last = attempt > retries;
     on_spoiled(*why, attempt, last);
+    r.set_aside.push_back(std::move(*why));
     if (last) {
       r.spoiled = true;
-      r.set_aside.push_back(std::move(*why));
       return r;
     }
-    r.set_aside.push_back(std::move(*why));
     r.result = play();
   }
 }

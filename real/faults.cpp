@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 
 #include "external/program.hpp"
@@ -481,16 +481,6 @@ FaultRun redis_kill9(const FaultOptions& o) {
   return kill9_each("redis-kill9", systems_for("redis-kill9", {"redis-incr"}, o), settings, o);
 }
 
-// A value of Redis's INFO section `section` ("aof_buffer_length"), as text; empty when absent.
-std::string redis_info(Server& redis, const std::string& section, const std::string& key) {
-  std::istringstream info(redis.query("INFO " + section));
-  for (std::string line; std::getline(info, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.starts_with(key + ":")) return line.substr(key.size() + 1);
-  }
-  return "";
-}
-
 // One INCR as Redis's AOF holds it: "*2\r\n$4\r\nINCR\r\n$3\r\nids\r\n".
 constexpr std::uint64_t kAofIncrBytes = 23;
 
@@ -500,7 +490,7 @@ constexpr std::uint64_t kAofIncrBytes = 23;
 bool await_pending_fsync(Server& redis, double time_scale) {
   const std::int64_t until =
       plumbing::monotonic_ns() + seconds_ns(3 * std::max(time_scale, 1.0) + 1);
-  while (redis_info(redis, "persistence", "aof_pending_bio_fsync") != "1") {
+  while (redis_info_field(redis, "persistence", "aof_pending_bio_fsync") != "1") {
     if (plumbing::monotonic_ns() > until) return false;
     plumbing::throw_if_interrupted();
     ::usleep(20'000);
@@ -535,8 +525,8 @@ FaultPart kill9_stalled_on(const RealSystem& sys, const FaultOptions& o, RedisPe
     st.event({&r}, "Redis has an fsync pending that cannot finish (aof_pending_bio_fsync:1)");
   }
   st.hold(1.0, "serving with the fsync stalled", {u.pool.get()});
-  const std::string pending = redis_info(u.server(0), "persistence", "aof_pending_bio_fsync");
-  const std::string buffered = redis_info(u.server(0), "persistence", "aof_buffer_length");
+  const std::string pending = redis_info_field(u.server(0), "persistence", "aof_pending_bio_fsync");
+  const std::string buffered = redis_info_field(u.server(0), "persistence", "aof_buffer_length");
   st.play(stall,
           {.op = "freeze",
            .kind = "harness",
@@ -797,8 +787,7 @@ FaultRun uuid_short_restart_behind(const FaultOptions& o) {
 // first sync done; "down": it has read all its link held and seen it end).
 void await_replica_link(Server& replica, std::string_view state) {
   const std::int64_t deadline = plumbing::monotonic_ns() + 30'000'000'000;
-  const std::string want = fmt::format("master_link_status:{}", state);
-  while (replica.query("INFO replication").find(want) == std::string::npos) {
+  while (redis_info_field(replica, "replication", "master_link_status") != state) {
     if (plumbing::monotonic_ns() > deadline) {
       throw Error(
           fmt::format("the Redis replica's link to its master was not {} within 30 s", state));
@@ -824,21 +813,21 @@ std::uint64_t last_value_before(const FaultRecords& r, std::int64_t before_ns) {
 // `promoted_at` (read from it before it took writes), so it hands out master_last − promoted_at
 // of those values again, as far as its clients ask for them. A replica that held all the master
 // handed out was never cut off: the partition did not reach it, and the part proves nothing.
-fault::Verdict judge_promotion(const FaultPart& p, std::string_view who, std::uint64_t promoted_at,
+fault::Verdict judge_promotion(const FaultPart& p, std::string_view replica,
+                               std::string_view held_by, std::uint64_t promoted_at,
                                std::int64_t cut_ns, std::int64_t killed_ns, std::int64_t dropped_ns,
                                std::int64_t promoted_ns) {
   fault::Verdict v = judge_kill9(p, killed_ns, promoted_ns);
   const std::uint64_t master_last = last_value_before(p.records, dropped_ns);
   const std::uint64_t behind = master_last > promoted_at ? master_last - promoted_at : 0;
-  std::uint64_t after = 0;
-  for (const IssuedId& s : p.records.ids) after += s.true_ns >= promoted_ns ? 1 : 0;
-  const std::string_view replica = who.substr(0, who.find(' '));
+  const std::uint64_t after =
+      ids_between(p.records, promoted_ns, std::numeric_limits<std::int64_t>::max());
   v.findings.push_back(fmt::format(
-      "when promoted the {} held {}; the master had handed out up to {} before its kill, "
+      "when promoted the {} ({}) held {}; the master had handed out up to {} before its kill, "
       "{:.0f} ms after the link was cut: {} values the {} never received, so min({}, {} IDs "
       "issued after the promotion) = {} expected twice",
-      who, promoted_at, master_last, static_cast<double>(killed_ns - cut_ns) / 1e6, behind, replica,
-      behind, after, std::min(behind, after)));
+      replica, held_by, promoted_at, master_last, static_cast<double>(killed_ns - cut_ns) / 1e6,
+      behind, replica, behind, after, std::min(behind, after)));
   if (behind == 0 && master_last > 0) {
     v = {fault::Outcome::fault_not_applied,
          fmt::format("the {} held all the master handed out ({}): the cut link held nothing back",
@@ -848,17 +837,65 @@ fault::Verdict judge_promotion(const FaultPart& p, std::string_view who, std::ui
   return v;
 }
 
-// The replication link of a promotion scenario cut (its relay stopped) and the master left
-// serving for a second, as when a network drops an asynchronous replica's traffic.
-std::int64_t cut_link(Stage& st, LinkPartitionNemesis& link, FaultRecords& r,
-                      const ClientPool& pool) {
-  const std::int64_t at = st.play(
+// The clients' adapter spec of `master`'s system with `replica`'s socket after the master's:
+// they hand over to it once it answers writes.
+external::ExecSpec with_replica(RunningSystem& master, const Server& replica) {
+  external::ExecSpec spec = master.exec_spec();
+  const std::string variable = std::string(socket_env(replica.kind())) + "=";
+  for (std::string& e : spec.env) {
+    if (e.starts_with(variable)) e += "," + replica.socket();
+  }
+  return spec;
+}
+
+// How a promotion scenario names, reads and promotes its replica.
+struct Promotion {
+  std::string master;   // "master redis-server": what its kill names
+  std::string replica;  // "replica", "standby"
+  std::string held_by;  // how its value is read ("GET ids")
+  std::string promote;  // how it is promoted ("REPLICAOF NO ONE")
+  // Once its link is down: waits until it has applied all it received, and returns its value.
+  std::function<std::uint64_t()> settle_and_read;
+  std::function<void()> promote_it;
+};
+
+// The part of a promotion scenario from its clients serving the master on: the link cut (the
+// relay stopped) and the master left serving for a second, as when a network drops an
+// asynchronous replica's traffic; the master killed with -9, the relay dropped; the replica
+// read and promoted, the clients served by it; the part ended and judged (judge_promotion).
+void promote_after_cut(Stage& st, FaultPart& part, ClientPool& pool, LinkRelay& relay,
+                       Server& master, Server& replica, const Promotion& how) {
+  FaultRecords& r = part.records;
+  st.say(fmt::format("{}; {}: {}, linked through {}", part.settings, how.replica,
+                     replica.describe(), relay.describe()));
+  st.hold(1.5, "serving from the master", {&pool});
+  st.await_issuing(pool, {}, "before the partition");
+  LinkPartitionNemesis link(relay);
+  const std::int64_t cut_ns = st.play(
       link,
       {.op = "partition",
        .what = "the replication link cut (its relay stopped): the replica receives nothing more"},
       {&r});
   st.hold(1.0, "the master serving, its replica cut off", {&pool});
-  return at;
+  ServerCrashNemesis crash(master);
+  const std::int64_t killed_ns =
+      st.play(crash, {.op = "kill", .what = "kill -9 of the " + how.master}, {&r});
+  const std::int64_t dropped_ns = st.play(
+      link, {.op = "drop", .kind = "harness", .what = "the relay ended: the link is down"}, {&r});
+  const std::uint64_t held = how.settle_and_read();  // read-only until promoted
+  how.promote_it();
+  const std::int64_t promoted_ns = st.event(
+      {&r}, fmt::format("the {} promoted ({}): it takes writes", how.replica, how.promote));
+  const std::vector<std::uint64_t> at_promotion = pool.ids_per_client();
+  st.hold(1.5, "serving from the promoted " + how.replica, {&pool});
+  st.await_issuing(pool, at_promotion, "after the promotion");
+  pool.stop_into(r);
+  part.server_logs = {master.log_tail(), replica.log_tail()};
+  st.end(r);
+  finish(part);
+  say_adapter_stderr(st, part);
+  part.verdict = judge_promotion(part, how.replica, how.held_by, held, cut_ns, killed_ns,
+                                 dropped_ns, promoted_ns);
 }
 
 // Redis's asynchronous replica: a second redis-server replicating the master (on a loopback
@@ -878,43 +915,21 @@ FaultPart redis_promotion_on(const RealSystem& sys, const FaultOptions& o, Redis
   RedisServer replica(replica_settings.redis);
   FaultPart part = part_of(sys, master);
   part.label = "async replica promoted, " + durability_label(ServerKind::redis, base);
-  FaultRecords& r = part.records;
-  st.begin(r, 1);
-  external::ExecSpec spec = master.exec_spec();
-  for (std::string& e : spec.env) {
-    if (e.starts_with(std::string(socket_env(ServerKind::redis)) + "=")) {
-      e += "," + replica.socket();
-    }
-  }
+  st.begin(part.records, 1);
   await_replica_link(replica, "up");
-  ClientPool pool(spec, o.clients, one_server);
-  st.say(part.settings + "; replica: " + replica.describe() + ", linked through " +
-         relay.describe());
-  st.hold(1.5, "serving from the master", {&pool});
-  st.await_issuing(pool, {}, "before the partition");
-  LinkPartitionNemesis link(relay);
-  const std::int64_t cut_ns = cut_link(st, link, r, pool);
-  ServerCrashNemesis crash(*master.servers().at(0));
-  const std::int64_t killed_ns =
-      st.play(crash, {.op = "kill", .what = "kill -9 of the master redis-server"}, {&r});
-  const std::int64_t dropped_ns = st.play(
-      link, {.op = "drop", .kind = "harness", .what = "the relay ended: the link is down"}, {&r});
-  await_replica_link(replica, "down");
-  const std::string replicated = replica.query("GET ids");  // read-only until promoted
-  replica.query("REPLICAOF NO ONE");
-  const std::int64_t promoted_ns =
-      st.event({&r}, "the replica promoted (REPLICAOF NO ONE): it takes writes");
-  const std::vector<std::uint64_t> at_promotion = pool.ids_per_client();
-  st.hold(1.5, "serving from the promoted replica", {&pool});
-  st.await_issuing(pool, at_promotion, "after the promotion");
-  pool.stop_into(r);
-  part.server_logs = {master.servers().at(0)->log_tail(), replica.log_tail()};
-  st.end(r);
-  finish(part);
-  say_adapter_stderr(st, part);
-  part.verdict =
-      judge_promotion(part, "replica (GET ids)", replicated.empty() ? 0 : std::stoull(replicated),
-                      cut_ns, killed_ns, dropped_ns, promoted_ns);
+  ClientPool pool(with_replica(master, replica), o.clients, one_server);
+  const Promotion how{.master = "master redis-server",
+                      .replica = "replica",
+                      .held_by = "GET ids",
+                      .promote = "REPLICAOF NO ONE",
+                      .settle_and_read =
+                          [&] {
+                            await_replica_link(replica, "down");
+                            const std::string ids = replica.query("GET ids");
+                            return ids.empty() ? std::uint64_t{0} : std::stoull(ids);
+                          },
+                      .promote_it = [&] { replica.query("REPLICAOF NO ONE"); }};
+  promote_after_cut(st, part, pool, relay, *master.servers().at(0), replica, how);
   return part;
 }
 
@@ -977,8 +992,7 @@ FaultPart postgres_promotion_on(const RealSystem& sys, const FaultOptions& o,
   RunningSystem primary(sys, base);
   FaultPart part = part_of(sys, primary);
   part.label = "async standby promoted, " + durability_label(ServerKind::postgres, base);
-  FaultRecords& r = part.records;
-  st.begin(r, 1);
+  st.begin(part.records, 1);
   // The scheme's objects exist on the primary before the standby copies it.
   {
     external::Program warm(primary.exec_spec(), 1);
@@ -991,42 +1005,22 @@ FaultPart postgres_promotion_on(const RealSystem& sys, const FaultOptions& o,
   PostgresSettings standby_settings = base.postgres;
   standby_settings.standby_of = relay.dir();
   PostgresServer standby(standby_settings);
-  external::ExecSpec spec = primary.exec_spec();
-  for (std::string& e : spec.env) {
-    if (e.starts_with(std::string(socket_env(ServerKind::postgres)) + "=")) {
-      e += "," + standby.socket();
-    }
-  }
-  ClientPool pool(spec, o.clients, one_server);
-  st.say(part.settings + "; standby: " + standby.describe() + ", linked through " +
-         relay.describe());
-  st.hold(1.5, "serving from the primary", {&pool});
-  st.await_issuing(pool, {}, "before the partition");
-  LinkPartitionNemesis link(relay);
-  const std::int64_t cut_ns = cut_link(st, link, r, pool);
-  ServerCrashNemesis crash(*primary.servers().at(0));
-  const std::int64_t killed_ns =
-      st.play(crash, {.op = "kill", .what = "kill -9 of the primary postgres"}, {&r});
-  const std::int64_t dropped_ns = st.play(
-      link, {.op = "drop", .kind = "harness", .what = "the relay ended: the link is down"}, {&r});
-  await_standby_settled(standby);
-  const std::string replayed = standby.query("SELECT pg_last_wal_replay_lsn()");
-  const std::string held =
-      standby.query(fmt::format("SELECT last_value FROM {}", kPostgresSequence));
-  standby.query("SELECT pg_promote()");
-  const std::int64_t promoted_ns =
-      st.event({&r}, "the standby promoted (pg_promote()): it takes writes");
-  const std::vector<std::uint64_t> at_promotion = pool.ids_per_client();
-  st.hold(1.5, "serving from the promoted standby", {&pool});
-  st.await_issuing(pool, at_promotion, "after the promotion");
-  pool.stop_into(r);
-  part.server_logs = {primary.servers().at(0)->log_tail(), standby.log_tail()};
-  st.end(r);
-  finish(part);
-  say_adapter_stderr(st, part);
-  part.verdict = judge_promotion(
-      part, fmt::format("standby ({}.last_value, logged up to 32 values ahead)", kPostgresSequence),
-      std::stoull(held), cut_ns, killed_ns, dropped_ns, promoted_ns);
+  ClientPool pool(with_replica(primary, standby), o.clients, one_server);
+  std::string replayed;
+  const Promotion how{
+      .master = "primary postgres",
+      .replica = "standby",
+      .held_by = fmt::format("{}.last_value, logged up to 32 values ahead", kPostgresSequence),
+      .promote = "pg_promote()",
+      .settle_and_read =
+          [&] {
+            await_standby_settled(standby);
+            replayed = standby.query("SELECT pg_last_wal_replay_lsn()");
+            return std::stoull(
+                standby.query(fmt::format("SELECT last_value FROM {}", kPostgresSequence)));
+          },
+      .promote_it = [&] { standby.query("SELECT pg_promote()"); }};
+  promote_after_cut(st, part, pool, relay, *primary.servers().at(0), standby, how);
   part.verdict.findings.push_back(
       fmt::format("the standby had replayed the primary's WAL up to {} when promoted", replayed));
   add_gap_finding(part);

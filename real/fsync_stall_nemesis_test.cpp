@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "plumbing/child_process.hpp"
@@ -29,12 +28,7 @@ RedisSettings everysec() {
 bool redis_installed() { return !plumbing::find_program("redis-server").empty(); }
 
 std::string info(RedisServer& redis, const std::string& key) {
-  std::istringstream in(redis.query("INFO persistence"));
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.starts_with(key + ":")) return line.substr(key.size() + 1);
-  }
-  return "";
+  return redis_info_field(redis, "persistence", key);
 }
 
 char state_of(pid_t pid, pid_t tid) {

@@ -6,8 +6,6 @@
 #include <signal.h>
 #include <sys/stat.h>
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "plumbing/free_ports.hpp"
@@ -21,13 +19,6 @@ namespace {
 constexpr const char* kSocatMissing =
     "socat is not installed: a replication link's partition relays the link through it (the "
     "Debian package socat: apt-get install --no-install-recommends socat; ./run.sh installs it)";
-
-std::string whole_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 }  // namespace
 
@@ -62,9 +53,10 @@ LinkRelay::LinkRelay(const std::string& listen, const std::string& target, std::
   spec.contain = true;
   child_ = std::make_unique<plumbing::ChildProcess>(spec);
   const std::int64_t until = plumbing::monotonic_ns() + 10'000'000'000;
-  while (whole_file(log).find("listening on") == std::string::npos) {
+  while (plumbing::read_text_file(log).find("listening on") == std::string::npos) {
     if (!child_->running() || child_->try_wait() || plumbing::monotonic_ns() > until) {
-      throw Error(fmt::format("the relay {} did not listen: {}", describe_, whole_file(log)));
+      throw Error(
+          fmt::format("the relay {} did not listen: {}", describe_, plumbing::read_text_file(log)));
     }
     plumbing::sleep_until_mono(plumbing::monotonic_ns() + 5'000'000);
   }

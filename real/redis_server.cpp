@@ -88,13 +88,18 @@ RedisServer::~RedisServer() = default;
 
 const std::string& RedisServer::socket() const { return state_->socket; }
 
-std::string RedisServer::describe() {
-  std::string version;
-  std::istringstream info(query("INFO server"));
+std::string redis_info_field(Server& redis, std::string_view section, std::string_view key) {
+  std::istringstream info(redis.query(fmt::format("INFO {}", section)));
+  const std::string prefix = fmt::format("{}:", key);
   for (std::string line; std::getline(info, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.starts_with("redis_version:")) version = one_line(line.substr(14));
+    if (line.starts_with(prefix)) return line.substr(prefix.size());
   }
+  return "";
+}
+
+std::string RedisServer::describe() {
+  const std::string version = one_line(redis_info_field(*this, "server", "redis_version"));
   const auto get = [&](const std::string& key) {
     std::istringstream r(query("CONFIG GET " + key));
     std::string name, value;

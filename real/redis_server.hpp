@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "real/server.hpp"
 
@@ -46,5 +47,10 @@ class RedisServer final : public Server {
   struct State;
   std::unique_ptr<State> state_;
 };
+
+// One field of a Redis server's INFO section `section` ("persistence"), as text, through its
+// query(): info_field(redis, "persistence", "aof_buffer_length") → "522422"; empty when the
+// section has no such field.
+std::string redis_info_field(Server& redis, std::string_view section, std::string_view key);
 
 }  // namespace idbench::real
